@@ -1,0 +1,1 @@
+//! Benchmarks for fury-rs (see benches/).

@@ -1,0 +1,11 @@
+//! Wire primitives: little-endian fixed-width numbers, varints, tagged 64-bit integers and
+//! raw byte runs. [`Writer`] appends to a reusable `Vec<u8>`; [`Reader`] decodes a `&[u8]`
+//! with bounds checks on every read.
+
+mod reader;
+mod writer;
+
+pub use reader::Reader;
+pub use writer::{
+    encode_var_u64, zigzag32, zigzag64, Writer, MAX_VARINT32_LEN, MAX_VARINT64_LEN,
+};

@@ -1,0 +1,138 @@
+//! Per-call state of one serialize or deserialize call.
+
+use crate::buffer::{Reader, Writer};
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::{RefFlag, TypeId};
+
+/// State of one serialize call: the output and the nesting depth.
+pub struct WriteContext<'a> {
+    /// Output bytes.
+    pub writer: Writer<'a>,
+    depth: u32,
+    max_depth: u32,
+}
+
+impl<'a> WriteContext<'a> {
+    /// A context appending to `out`, refusing to nest deeper than `max_depth`.
+    pub fn new(out: &'a mut Vec<u8>, max_depth: u32) -> Self {
+        WriteContext {
+            writer: Writer::new(out),
+            depth: 0,
+            max_depth,
+        }
+    }
+
+    /// Enters one level of nesting (a container or struct body).
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(Error::new(ErrorKind::DepthLimit {
+                limit: self.max_depth,
+            }));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves one level of nesting.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Writes a reference/null flag.
+    #[inline]
+    pub fn ref_flag(&mut self, flag: RefFlag) {
+        self.writer.u8(flag.byte());
+    }
+
+    /// Writes a length as varuint32, failing for lengths above `u32::MAX`.
+    #[inline]
+    pub fn length(&mut self, len: usize) -> Result<()> {
+        let n = u32::try_from(len).map_err(|_| {
+            Error::new(ErrorKind::LengthTooLarge {
+                what: "collection or byte run",
+                declared: len as u64,
+                limit: u32::MAX as u64,
+            })
+        })?;
+        self.writer.var_u32(n);
+        Ok(())
+    }
+}
+
+/// State of one deserialize call: the input and the nesting depth.
+pub struct ReadContext<'a> {
+    /// Input bytes.
+    pub reader: Reader<'a>,
+    depth: u32,
+    max_depth: u32,
+}
+
+impl<'a> ReadContext<'a> {
+    /// A context reading `data`, refusing to nest deeper than `max_depth`.
+    pub fn new(data: &'a [u8], max_depth: u32) -> Self {
+        ReadContext {
+            reader: Reader::new(data),
+            depth: 0,
+            max_depth,
+        }
+    }
+
+    /// An error of `kind` at the current input offset.
+    #[cold]
+    pub fn error(&self, kind: ErrorKind) -> Error {
+        self.reader.error(kind)
+    }
+
+    /// A type-mismatch error: `expected` names what the reader wanted.
+    #[cold]
+    pub fn mismatch(&self, expected: &str, found: TypeId) -> Error {
+        self.error(ErrorKind::TypeMismatch {
+            expected: expected.to_string(),
+            found: found.name().to_string(),
+        })
+    }
+
+    /// Enters one level of nesting (a container or struct body).
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        if self.depth >= self.max_depth {
+            return Err(self.error(ErrorKind::DepthLimit {
+                limit: self.max_depth,
+            }));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves one level of nesting.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Reads a one-byte type id of an internal type.
+    #[inline]
+    pub fn type_id(&mut self) -> Result<TypeId> {
+        let at = self.reader.position();
+        let b = self.reader.u8()?;
+        TypeId::parse(b).map_err(|k| Error::at(k, at))
+    }
+
+    /// Reads a reference/null flag.
+    #[inline]
+    pub fn ref_flag(&mut self) -> Result<RefFlag> {
+        let at = self.reader.position();
+        let b = self.reader.u8()?;
+        RefFlag::parse(b).map_err(|k| Error::at(k, at))
+    }
+
+    /// The error for a back reference, which needs reference tracking support.
+    #[cold]
+    pub fn unsupported_ref(&self) -> Error {
+        self.error(ErrorKind::Unsupported {
+            what: "back reference (REF flag) to a shared value".to_string(),
+        })
+    }
+}

@@ -1,0 +1,134 @@
+//! The one error type of the crate.
+//!
+//! Every failure while reading says what was expected and, when the failure comes from the
+//! input, the byte offset in the input where it was detected.
+
+use std::fmt;
+
+/// Result alias used throughout the crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// What went wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+#[allow(missing_docs)] // field names say what they hold
+pub enum ErrorKind {
+    /// The input ended while `needed` more bytes were expected.
+    UnexpectedEof { needed: usize, remaining: usize },
+    /// A varint used more bytes than its width allows, or more bytes than needed.
+    BadVarint { what: &'static str },
+    /// The stream header byte has bits this implementation does not understand.
+    BadHeader { byte: u8 },
+    /// A reference/null flag byte outside -3..=0.
+    BadRefFlag { byte: u8 },
+    /// A type id byte that names no known type.
+    UnknownTypeId { id: u8 },
+    /// The stream holds a value of another type than the one asked for.
+    TypeMismatch { expected: String, found: String },
+    /// A null where the target type cannot hold one.
+    UnexpectedNull { expected: String },
+    /// A declared length larger than the bytes left (or than a hard limit).
+    LengthTooLarge { what: &'static str, declared: u64, limit: u64 },
+    /// A string payload that is not valid in its declared encoding.
+    BadString { encoding: &'static str },
+    /// An integer that does not fit the target type.
+    OutOfRange { value: String, target: &'static str },
+    /// Nesting deeper than the configured maximum.
+    DepthLimit { limit: u32 },
+    /// The input has bytes after the root value.
+    TrailingBytes { count: usize },
+    /// The stream uses a feature this version does not support yet.
+    Unsupported { what: String },
+    /// Any other malformed input.
+    Invalid { what: String },
+}
+
+/// The error of every fallible operation in this crate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    kind: ErrorKind,
+    offset: Option<usize>,
+}
+
+impl Error {
+    /// Builds an error of `kind` detected at byte `offset` of the input.
+    pub fn at(kind: ErrorKind, offset: usize) -> Self {
+        Error {
+            kind,
+            offset: Some(offset),
+        }
+    }
+
+    /// Builds an error that is not tied to an input position (e.g. while writing).
+    pub fn new(kind: ErrorKind) -> Self {
+        Error { kind, offset: None }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// Byte offset in the input where the problem was detected, if the error came from input.
+    pub fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::UnexpectedEof { needed, remaining } => write!(
+                f,
+                "unexpected end of input: expected {needed} more byte(s), {remaining} left"
+            ),
+            ErrorKind::BadVarint { what } => write!(f, "malformed varint: {what}"),
+            ErrorKind::BadHeader { byte } => write!(
+                f,
+                "bad stream header 0x{byte:02x}: expected the xlang bit (0x01) and no reserved bits"
+            ),
+            ErrorKind::BadRefFlag { byte } => write!(
+                f,
+                "bad reference flag 0x{byte:02x}: expected one of 0xfd, 0xfe, 0xff, 0x00"
+            ),
+            ErrorKind::UnknownTypeId { id } => write!(f, "unknown type id {id}"),
+            ErrorKind::TypeMismatch { expected, found } => {
+                write!(f, "type mismatch: expected {expected}, found {found}")
+            }
+            ErrorKind::UnexpectedNull { expected } => {
+                write!(f, "unexpected null: expected a non-null {expected}")
+            }
+            ErrorKind::LengthTooLarge {
+                what,
+                declared,
+                limit,
+            } => write!(
+                f,
+                "{what} declares length {declared}, more than the {limit} possible"
+            ),
+            ErrorKind::BadString { encoding } => write!(f, "invalid {encoding} string data"),
+            ErrorKind::OutOfRange { value, target } => {
+                write!(f, "value {value} does not fit in {target}")
+            }
+            ErrorKind::DepthLimit { limit } => {
+                write!(f, "nesting deeper than the limit of {limit} levels")
+            }
+            ErrorKind::TrailingBytes { count } => {
+                write!(f, "{count} unexpected byte(s) after the root value")
+            }
+            ErrorKind::Unsupported { what } => write!(f, "unsupported: {what}"),
+            ErrorKind::Invalid { what } => write!(f, "invalid input: {what}"),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.offset {
+            Some(off) => write!(f, "{} (at byte offset {off})", self.kind),
+            None => write!(f, "{}", self.kind),
+        }
+    }
+}
+
+impl std::error::Error for Error {}

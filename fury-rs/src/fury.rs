@@ -1,0 +1,148 @@
+//! The [`Fury`] facade and its builder.
+
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::serializer::{read_with_flag, write_with_flag, Deserialize, Serialize};
+use crate::types::header;
+
+/// Default limit on nesting depth (containers within containers) for reading and writing.
+pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+/// Settings of a [`Fury`] instance.
+#[derive(Debug, Clone)]
+pub struct Config {
+    ref_tracking: bool,
+    compatible: bool,
+    max_depth: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            ref_tracking: false,
+            compatible: true,
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// Builds a [`Fury`]; see [`Fury::builder`].
+#[derive(Debug, Clone, Default)]
+pub struct FuryBuilder {
+    config: Config,
+}
+
+impl FuryBuilder {
+    /// Enables reference tracking (shared and circular values). Default: off.
+    pub fn ref_tracking(mut self, on: bool) -> Self {
+        self.config.ref_tracking = on;
+        self
+    }
+
+    /// Enables compatible (schema-evolution) mode for structs. Default: on, as in the peers.
+    pub fn compatible(mut self, on: bool) -> Self {
+        self.config.compatible = on;
+        self
+    }
+
+    /// Limits nesting depth; deeper input is an error instead of a stack overflow.
+    pub fn max_depth(mut self, depth: u32) -> Self {
+        self.config.max_depth = depth;
+        self
+    }
+
+    /// Finishes the builder.
+    pub fn build(self) -> Fury {
+        Fury {
+            config: self.config,
+        }
+    }
+}
+
+/// Serializes and deserializes values in the xlang format.
+///
+/// A `Fury` is `Send + Sync` and cheap to share; every call uses its own state.
+///
+/// ```
+/// use fury::Fury;
+/// use std::collections::HashMap;
+///
+/// let fury = Fury::builder().ref_tracking(false).compatible(true).build();
+/// let mut m = HashMap::new();
+/// m.insert("k".to_string(), vec![1i64, 2, 3]);
+/// let bytes = fury.serialize(&m).unwrap();
+/// let back: HashMap<String, Vec<i64>> = fury.deserialize(&bytes).unwrap();
+/// assert_eq!(back, m);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Fury {
+    config: Config,
+}
+
+impl Fury {
+    /// A builder with the default settings.
+    pub fn builder() -> FuryBuilder {
+        FuryBuilder::default()
+    }
+
+    /// The settings of this instance.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Serializes `value` into a new vector.
+    pub fn serialize<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.serialize_into(value, &mut out)?;
+        Ok(out)
+    }
+
+    /// Appends the serialization of `value` to `out`. On error, `out` is left as it was.
+    pub fn serialize_into<T: Serialize + ?Sized>(&self, value: &T, out: &mut Vec<u8>) -> Result<()> {
+        let start = out.len();
+        let result = {
+            let mut ctx = WriteContext::new(out, self.config.max_depth);
+            ctx.writer.u8(header::XLANG);
+            write_with_flag(value, &mut ctx)
+        };
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
+    pub fn deserialize<T: Deserialize>(&self, bytes: &[u8]) -> Result<T> {
+        let mut ctx = ReadContext::new(bytes, self.config.max_depth);
+        let value = self.read_stream(&mut ctx)?;
+        let left = ctx.reader.remaining();
+        if left != 0 {
+            return Err(ctx.error(ErrorKind::TrailingBytes { count: left }));
+        }
+        Ok(value)
+    }
+
+    /// Deserializes a `T` from the front of `bytes`, returning it with the number of bytes
+    /// used, for inputs that hold several streams back to back.
+    pub fn deserialize_prefix<T: Deserialize>(&self, bytes: &[u8]) -> Result<(T, usize)> {
+        let mut ctx = ReadContext::new(bytes, self.config.max_depth);
+        let value = self.read_stream(&mut ctx)?;
+        Ok((value, ctx.reader.position()))
+    }
+
+    fn read_stream<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
+        let b = ctx.reader.u8()?;
+        if b & header::RESERVED != 0 || b & header::XLANG == 0 {
+            return Err(Error::at(ErrorKind::BadHeader { byte: b }, 0));
+        }
+        if b & header::OUT_OF_BAND != 0 {
+            return Err(Error::at(
+                ErrorKind::Unsupported {
+                    what: "out-of-band buffers".to_string(),
+                },
+                0,
+            ));
+        }
+        read_with_flag(ctx)
+    }
+}

@@ -1,0 +1,41 @@
+//! # fury
+//!
+//! A Rust implementation of the Apache Fory (formerly Fury) *xlang* binary serialization
+//! format, byte-compatible with pyfory 1.7.7 and the other Fory implementations.
+//!
+//! ```
+//! use fury::{Fury, Value};
+//!
+//! let fury = Fury::default();
+//! let bytes = fury.serialize(&vec!["a".to_string(), "b".to_string()]).unwrap();
+//! assert_eq!(bytes, [0x01, 0xff, 0x16, 0x02, 0x08, 0x15, 0x04, b'a', 0x04, b'b']);
+//!
+//! let typed: Vec<String> = fury.deserialize(&bytes).unwrap();
+//! assert_eq!(typed, ["a", "b"]);
+//! let dynamic: Value = fury.deserialize(&bytes).unwrap();
+//! assert_eq!(dynamic, Value::List(vec!["a".into(), "b".into()]));
+//! ```
+//!
+//! The layout is described in the repository's `spec/` folder.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod buffer;
+pub mod context;
+mod error;
+mod float16;
+mod fury;
+pub mod serializer;
+mod temporal;
+pub mod types;
+mod value;
+
+pub use crate::error::{Error, ErrorKind, Result};
+pub use crate::float16::{BF16, F16};
+pub use crate::fury::{Config, Fury, FuryBuilder, DEFAULT_MAX_DEPTH};
+pub use crate::serializer::{Deserialize, Fixed, Serialize, Tagged};
+pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
+pub use crate::types::{RefFlag, TypeId};
+pub use crate::value::Value;
+pub use fury_derive::FuryObject;

@@ -1,0 +1,218 @@
+//! MAP payloads: `varuint32 size | chunk | chunk | ...`.
+//!
+//! A chunk is `kv header | pair count (1..=255) | [key type] | [value type] | pairs`, and
+//! holds pairs whose keys share one type and whose values share one type. A pair with a null
+//! key or value is a chunk of its own, without count byte or shared type info.
+
+use super::{null_of, Deserialize, Serialize};
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::{kv, RefFlag, TypeId};
+
+/// Writes `len` pairs as a map payload, chunking as pyfory does for undeclared types: a new
+/// chunk starts when the key or value type changes, after 255 pairs, and after a null pair.
+pub fn write_map<'b, K, V, I>(len: usize, pairs: I, ctx: &mut WriteContext) -> Result<()>
+where
+    K: Serialize + 'b,
+    V: Serialize + 'b,
+    I: Iterator<Item = (&'b K, &'b V)>,
+{
+    ctx.length(len)?;
+    if len == 0 {
+        return Ok(());
+    }
+    ctx.enter()?;
+    // Open chunk: position of its count byte, its pair count, and its first pair.
+    let mut open: Option<(usize, u8, &K, &V)> = None;
+    for (k, v) in pairs {
+        let k_null = K::NULLABLE && k.is_null();
+        let v_null = V::NULLABLE && v.is_null();
+        if k_null || v_null {
+            close_chunk(&mut open, ctx);
+            write_null_pair(k, v, k_null, v_null, ctx)?;
+            continue;
+        }
+        let fits = match open {
+            Some((_, n, fk, fv)) => (n as usize) < kv::MAX_CHUNK && fk.same_type(k) && fv.same_type(v),
+            None => false,
+        };
+        if !fits {
+            close_chunk(&mut open, ctx);
+            ctx.writer.u8(0); // kv header: undeclared types, no nulls, no ref tracking
+            let count_at = ctx.writer.len();
+            ctx.writer.u8(0);
+            k.write_type_info(ctx);
+            v.write_type_info(ctx);
+            open = Some((count_at, 0, k, v));
+        }
+        k.write_data(ctx)?;
+        v.write_data(ctx)?;
+        if let Some((_, n, _, _)) = open.as_mut() {
+            *n += 1;
+        }
+    }
+    close_chunk(&mut open, ctx);
+    ctx.leave();
+    Ok(())
+}
+
+#[inline]
+fn close_chunk<K, V>(open: &mut Option<(usize, u8, &K, &V)>, ctx: &mut WriteContext) {
+    if let Some((at, n, _, _)) = open.take() {
+        ctx.writer.patch_u8(at, n);
+    }
+}
+
+fn write_null_pair<K: Serialize, V: Serialize>(
+    k: &K,
+    v: &V,
+    k_null: bool,
+    v_null: bool,
+    ctx: &mut WriteContext,
+) -> Result<()> {
+    match (k_null, v_null) {
+        (true, true) => {
+            ctx.writer.u8(kv::KEY_NULL | kv::VALUE_NULL);
+            Ok(())
+        }
+        (false, true) => {
+            ctx.writer.u8(kv::VALUE_NULL | kv::KEY_TRACK_REF);
+            super::write_with_flag(k, ctx)
+        }
+        _ => {
+            ctx.writer.u8(kv::KEY_NULL | kv::VALUE_TRACK_REF);
+            super::write_with_flag(v, ctx)
+        }
+    }
+}
+
+/// Reads a map payload, handing every pair to `insert` in wire order.
+pub fn read_map<K, V, F>(ctx: &mut ReadContext, mut insert: F) -> Result<()>
+where
+    K: Deserialize,
+    V: Deserialize,
+    F: FnMut(K, V),
+{
+    let size = ctx.reader.var_u32()?;
+    // Each pair costs at least one byte (a chunk header or a key payload byte).
+    let mut left = ctx.reader.check_count("map", size as u64, 1)?;
+    ctx.enter()?;
+    while left > 0 {
+        let header_at = ctx.reader.position();
+        let header = ctx.reader.u8()?;
+        if header & 0xc0 != 0 {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!("map chunk header 0x{header:02x} has reserved bits set"),
+                },
+                header_at,
+            ));
+        }
+        let k_null = header & kv::KEY_NULL != 0;
+        let v_null = header & kv::VALUE_NULL != 0;
+        if k_null || v_null {
+            let k = if k_null {
+                null_of::<K>(ctx)?
+            } else {
+                read_lone::<K>(ctx, header & kv::KEY_DECL_TYPE != 0, header & kv::KEY_TRACK_REF != 0)?
+            };
+            let v = if v_null {
+                null_of::<V>(ctx)?
+            } else {
+                read_lone::<V>(
+                    ctx,
+                    header & kv::VALUE_DECL_TYPE != 0,
+                    header & kv::VALUE_TRACK_REF != 0,
+                )?
+            };
+            insert(k, v);
+            left -= 1;
+            continue;
+        }
+        let count_at = ctx.reader.position();
+        let count = ctx.reader.u8()? as usize;
+        if count == 0 || count > left {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!("map chunk of {count} pairs where 1..={left} remain"),
+                },
+                count_at,
+            ));
+        }
+        let k_id = if header & kv::KEY_DECL_TYPE != 0 {
+            K::TYPE_ID
+        } else {
+            ctx.type_id()?
+        };
+        let v_id = if header & kv::VALUE_DECL_TYPE != 0 {
+            V::TYPE_ID
+        } else {
+            ctx.type_id()?
+        };
+        let k_ref = header & kv::KEY_TRACK_REF != 0;
+        let v_ref = header & kv::VALUE_TRACK_REF != 0;
+        for _ in 0..count {
+            let k = read_in_chunk::<K>(ctx, k_id, k_ref)?;
+            let v = read_in_chunk::<V>(ctx, v_id, v_ref)?;
+            insert(k, v);
+        }
+        left -= count;
+    }
+    ctx.leave();
+    Ok(())
+}
+
+/// The non-null side of a null pair: with an undeclared type it carries its own flag and
+/// type info; with a declared type, a flag only when reference tracking is on.
+fn read_lone<T: Deserialize>(ctx: &mut ReadContext, declared: bool, track: bool) -> Result<T> {
+    if !declared {
+        return super::read_with_flag(ctx);
+    }
+    if track {
+        match ctx.ref_flag()? {
+            RefFlag::Null => return null_of::<T>(ctx),
+            RefFlag::Ref => return Err(ctx.unsupported_ref()),
+            RefFlag::NotNull | RefFlag::RefValue => {}
+        }
+    }
+    T::read_typed(ctx, T::TYPE_ID)
+}
+
+#[inline]
+fn read_in_chunk<T: Deserialize>(ctx: &mut ReadContext, id: TypeId, track: bool) -> Result<T> {
+    if track {
+        match ctx.ref_flag()? {
+            RefFlag::Null => return null_of::<T>(ctx),
+            RefFlag::Ref => return Err(ctx.unsupported_ref()),
+            RefFlag::NotNull | RefFlag::RefValue => {}
+        }
+    }
+    T::read_typed(ctx, id)
+}
+
+macro_rules! map_impl {
+    ($map:ident, $($bound:tt)+) => {
+        impl<K: Serialize + $($bound)+, V: Serialize> Serialize for std::collections::$map<K, V> {
+            const TYPE_ID: TypeId = TypeId::Map;
+
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                write_map(self.len(), self.iter(), ctx)
+            }
+        }
+
+        impl<K: Deserialize + $($bound)+, V: Deserialize> Deserialize for std::collections::$map<K, V> {
+            #[inline]
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                let mut m = Self::default();
+                read_map::<K, V, _>(ctx, |k, v| {
+                    m.insert(k, v);
+                })?;
+                Ok(m)
+            }
+        }
+    };
+}
+
+map_impl!(HashMap, Eq + std::hash::Hash);
+map_impl!(BTreeMap, Ord);

@@ -1,0 +1,141 @@
+//! Booleans, integers and floats.
+//!
+//! Default encodings follow the xlang type mapping for Rust: `i32` is VARINT32, `i64`
+//! VARINT64, `u32` VAR_UINT32, `u64` VAR_UINT64; use [`super::Fixed`] or [`super::Tagged`]
+//! for the other encodings. Readers accept every integer encoding whose value fits the target.
+
+use super::{Deserialize, Serialize};
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{ErrorKind, Result};
+use crate::float16::{BF16, F16};
+use crate::types::TypeId;
+
+/// Reads the payload of any integer type id as `i128`; `None` if `id` is not an integer.
+pub(crate) fn read_any_int(ctx: &mut ReadContext, id: TypeId) -> Result<Option<i128>> {
+    let r = &mut ctx.reader;
+    Ok(Some(match id {
+        TypeId::Int8 => r.i8()? as i128,
+        TypeId::Int16 => r.i16()? as i128,
+        TypeId::Int32 => r.i32()? as i128,
+        TypeId::VarInt32 => r.var_i32()? as i128,
+        TypeId::Int64 => r.i64()? as i128,
+        TypeId::VarInt64 => r.var_i64()? as i128,
+        TypeId::TaggedInt64 => r.tagged_i64()? as i128,
+        TypeId::UInt8 => r.u8()? as i128,
+        TypeId::UInt16 => r.u16()? as i128,
+        TypeId::UInt32 => r.u32()? as i128,
+        TypeId::VarUInt32 => r.var_u32()? as i128,
+        TypeId::UInt64 => r.u64()? as i128,
+        TypeId::VarUInt64 => r.var_u64()? as i128,
+        TypeId::TaggedUInt64 => r.tagged_u64()? as i128,
+        _ => return Ok(None),
+    }))
+}
+
+/// Reads an integer of any encoding and narrows it to `T`, failing if it does not fit.
+pub(crate) fn read_int_as<T: TryFrom<i128>>(ctx: &mut ReadContext, id: TypeId) -> Result<T> {
+    let at = ctx.reader.position();
+    match read_any_int(ctx, id)? {
+        Some(v) => T::try_from(v).map_err(|_| {
+            crate::Error::at(
+                ErrorKind::OutOfRange {
+                    value: v.to_string(),
+                    target: std::any::type_name::<T>(),
+                },
+                at,
+            )
+        }),
+        None => Err(ctx.mismatch(std::any::type_name::<T>(), id)),
+    }
+}
+
+macro_rules! int_impl {
+    ($t:ty, $id:ident, $vec_id:ident, $write:ident, $read:ident) => {
+        impl Serialize for $t {
+            const TYPE_ID: TypeId = TypeId::$id;
+            const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
+
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                ctx.writer.$write(*self);
+                Ok(())
+            }
+
+            #[inline]
+            fn write_vec(items: &[Self], ctx: &mut WriteContext) -> Result<()> {
+                super::array::write_dense(items, ctx)
+            }
+        }
+
+        impl Deserialize for $t {
+            #[inline]
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                ctx.reader.$read()
+            }
+
+            #[inline]
+            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+                if id == TypeId::$id {
+                    ctx.reader.$read()
+                } else {
+                    read_int_as(ctx, id)
+                }
+            }
+
+            #[inline]
+            fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
+                super::array::read_dense_or_list(ctx, id, TypeId::$vec_id)
+            }
+        }
+    };
+}
+
+int_impl!(i8, Int8, Int8Array, i8, i8);
+int_impl!(i16, Int16, Int16Array, i16, i16);
+int_impl!(i32, VarInt32, Int32Array, var_i32, var_i32);
+int_impl!(i64, VarInt64, Int64Array, var_i64, var_i64);
+int_impl!(u8, UInt8, Binary, u8, u8);
+int_impl!(u16, UInt16, UInt16Array, u16, u16);
+int_impl!(u32, VarUInt32, UInt32Array, var_u32, var_u32);
+int_impl!(u64, VarUInt64, UInt64Array, var_u64, var_u64);
+
+macro_rules! plain_impl {
+    ($t:ty, $id:ident, $vec_id:ident, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr) => {
+        impl Serialize for $t {
+            const TYPE_ID: TypeId = TypeId::$id;
+            const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
+
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                let $w = &mut ctx.writer;
+                let $v = *self;
+                $write;
+                Ok(())
+            }
+
+            #[inline]
+            fn write_vec(items: &[Self], ctx: &mut WriteContext) -> Result<()> {
+                super::array::write_dense(items, ctx)
+            }
+        }
+
+        impl Deserialize for $t {
+            #[inline]
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                let $r = &mut ctx.reader;
+                $read
+            }
+
+            #[inline]
+            fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
+                super::array::read_dense_or_list(ctx, id, TypeId::$vec_id)
+            }
+        }
+    };
+}
+
+plain_impl!(bool, Bool, BoolArray, |w, v| w.bool(v), |r| r.bool());
+plain_impl!(f32, Float32, Float32Array, |w, v| w.f32(v), |r| r.f32());
+plain_impl!(f64, Float64, Float64Array, |w, v| w.f64(v), |r| r.f64());
+plain_impl!(F16, Float16, Float16Array, |w, v| w.u16(v.0), |r| r.u16().map(F16));
+plain_impl!(BF16, BFloat16, BFloat16Array, |w, v| w.u16(v.0), |r| r.u16().map(BF16));

@@ -1,0 +1,97 @@
+//! STRING: `varuint64 header = byte length << 2 | encoding`, then the bytes.
+//!
+//! Writer choice: an all-ASCII string is written with the LATIN1 flag (the same bytes as
+//! UTF-8, and what Java and Python write); any other string as UTF-8. The reader accepts
+//! LATIN1, UTF-16LE and UTF-8.
+
+use super::{Deserialize, Serialize};
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::{string_encoding, TypeId};
+
+/// Writes the payload of a string.
+#[inline]
+pub(crate) fn write_str(s: &str, ctx: &mut WriteContext) {
+    let enc = if s.is_ascii() {
+        string_encoding::LATIN1
+    } else {
+        string_encoding::UTF8
+    };
+    ctx.writer.var_u64(((s.len() as u64) << 2) | enc);
+    ctx.writer.bytes(s.as_bytes());
+}
+
+/// Reads the payload of a string.
+pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
+    let at = ctx.reader.position();
+    let header = ctx.reader.var_u64()?;
+    let len = header >> 2;
+    let enc = header & 3;
+    if len > ctx.reader.remaining() as u64 {
+        return Err(Error::at(
+            ErrorKind::LengthTooLarge {
+                what: "string",
+                declared: len,
+                limit: ctx.reader.remaining() as u64,
+            },
+            at,
+        ));
+    }
+    let body_at = ctx.reader.position();
+    let bytes = ctx.reader.bytes(len as usize)?;
+    let bad = |encoding| Error::at(ErrorKind::BadString { encoding }, body_at);
+    match enc {
+        string_encoding::LATIN1 => {
+            if bytes.is_ascii() {
+                String::from_utf8(bytes.to_vec()).map_err(|_| bad("latin1"))
+            } else {
+                Ok(bytes.iter().map(|&b| b as char).collect())
+            }
+        }
+        string_encoding::UTF16 => {
+            if bytes.len() % 2 != 0 {
+                return Err(bad("utf-16 (odd byte length)"));
+            }
+            let units = bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]]));
+            char::decode_utf16(units)
+                .collect::<std::result::Result<String, _>>()
+                .map_err(|_| bad("utf-16"))
+        }
+        string_encoding::UTF8 => String::from_utf8(bytes.to_vec()).map_err(|_| bad("utf-8")),
+        _ => Err(Error::at(
+            ErrorKind::Invalid {
+                what: "string header uses the reserved encoding 3".to_string(),
+            },
+            at,
+        )),
+    }
+}
+
+impl Serialize for str {
+    const TYPE_ID: TypeId = TypeId::String;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_str(self, ctx);
+        Ok(())
+    }
+}
+
+impl Serialize for String {
+    const TYPE_ID: TypeId = TypeId::String;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_str(self, ctx);
+        Ok(())
+    }
+}
+
+impl Deserialize for String {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        read_string(ctx)
+    }
+}

@@ -1,0 +1,133 @@
+//! DURATION, TIMESTAMP and DATE payloads.
+
+use super::{Deserialize, Serialize};
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
+use crate::types::TypeId;
+
+fn bad_nanos(at: usize, nanos: i64) -> Error {
+    Error::at(
+        ErrorKind::Invalid {
+            what: format!("nanoseconds {nanos} outside 0..1000000000"),
+        },
+        at,
+    )
+}
+
+impl Serialize for Duration {
+    const TYPE_ID: TypeId = TypeId::Duration;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        ctx.writer.var_i64(self.seconds());
+        ctx.writer.i32(self.nanos() as i32);
+        Ok(())
+    }
+}
+
+impl Deserialize for Duration {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        let seconds = ctx.reader.var_i64()?;
+        let at = ctx.reader.position();
+        let nanos = ctx.reader.i32()?;
+        u32::try_from(nanos)
+            .ok()
+            .and_then(|n| Duration::new(seconds, n))
+            .ok_or_else(|| bad_nanos(at, nanos as i64))
+    }
+}
+
+impl Serialize for std::time::Duration {
+    const TYPE_ID: TypeId = TypeId::Duration;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        Duration::from(*self).write_data(ctx)
+    }
+}
+
+impl Deserialize for std::time::Duration {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        let at = ctx.reader.position();
+        let d = Duration::read_data(ctx)?;
+        std::time::Duration::try_from(d).map_err(|d| {
+            Error::at(
+                ErrorKind::OutOfRange {
+                    value: format!("{}s", d.seconds()),
+                    target: "std::time::Duration (negative duration)",
+                },
+                at,
+            )
+        })
+    }
+}
+
+impl Serialize for Timestamp {
+    const TYPE_ID: TypeId = TypeId::Timestamp;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        ctx.writer.i64(self.seconds());
+        ctx.writer.u32(self.nanos());
+        Ok(())
+    }
+}
+
+impl Deserialize for Timestamp {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        let seconds = ctx.reader.i64()?;
+        let at = ctx.reader.position();
+        let nanos = ctx.reader.u32()?;
+        if nanos >= NANOS_PER_SEC {
+            return Err(bad_nanos(at, nanos as i64));
+        }
+        Timestamp::new(seconds, nanos).ok_or_else(|| bad_nanos(at, nanos as i64))
+    }
+}
+
+impl Serialize for std::time::SystemTime {
+    const TYPE_ID: TypeId = TypeId::Timestamp;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        Timestamp::from(*self).write_data(ctx)
+    }
+}
+
+impl Deserialize for std::time::SystemTime {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        let at = ctx.reader.position();
+        let t = Timestamp::read_data(ctx)?;
+        t.to_system_time().ok_or_else(|| {
+            Error::at(
+                ErrorKind::OutOfRange {
+                    value: format!("{}s", t.seconds()),
+                    target: "std::time::SystemTime",
+                },
+                at,
+            )
+        })
+    }
+}
+
+impl Serialize for Date {
+    const TYPE_ID: TypeId = TypeId::Date;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        ctx.writer.var_i64(self.days());
+        Ok(())
+    }
+}
+
+impl Deserialize for Date {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        ctx.reader.var_i64().map(Date::from_days)
+    }
+}

@@ -1,0 +1,68 @@
+//! Wrappers that pick a non-default integer encoding: [`Fixed`] and [`Tagged`].
+
+use super::{Deserialize, Serialize};
+use crate::context::{ReadContext, WriteContext};
+use crate::error::Result;
+use crate::types::TypeId;
+
+/// An integer written with its fixed-width encoding (INT32, INT64, UINT32, UINT64) instead of
+/// the default varint.
+///
+/// ```
+/// use fury::{Fury, Fixed};
+/// let fury = Fury::default();
+/// let bytes = fury.serialize(&Fixed(5i32)).unwrap();
+/// assert_eq!(bytes, [0x01, 0xff, 0x04, 5, 0, 0, 0]);
+/// assert_eq!(fury.deserialize::<Fixed<i32>>(&bytes).unwrap(), Fixed(5));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Fixed<T>(pub T);
+
+/// A 64-bit integer written with the tagged encoding (TAGGED_INT64 / TAGGED_UINT64): 4 bytes
+/// for small values, 9 otherwise.
+///
+/// ```
+/// use fury::{Fury, Tagged};
+/// let fury = Fury::default();
+/// let bytes = fury.serialize(&Tagged(-5i64)).unwrap();
+/// assert_eq!(bytes, [0x01, 0xff, 0x08, 0xf6, 0xff, 0xff, 0xff]);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Tagged<T>(pub T);
+
+macro_rules! wrapped {
+    ($wrap:ident, $t:ty, $id:ident, $write:ident, $read:ident) => {
+        impl Serialize for $wrap<$t> {
+            const TYPE_ID: TypeId = TypeId::$id;
+
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                ctx.writer.$write(self.0);
+                Ok(())
+            }
+        }
+
+        impl Deserialize for $wrap<$t> {
+            #[inline]
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                ctx.reader.$read().map($wrap)
+            }
+
+            #[inline]
+            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+                if id == TypeId::$id {
+                    Self::read_data(ctx)
+                } else {
+                    super::scalar::read_int_as(ctx, id).map($wrap)
+                }
+            }
+        }
+    };
+}
+
+wrapped!(Fixed, i32, Int32, i32, i32);
+wrapped!(Fixed, i64, Int64, i64, i64);
+wrapped!(Fixed, u32, UInt32, u32, u32);
+wrapped!(Fixed, u64, UInt64, u64, u64);
+wrapped!(Tagged, i64, TaggedInt64, tagged_i64, tagged_i64);
+wrapped!(Tagged, u64, TaggedUInt64, tagged_u64, tagged_u64);

@@ -1,0 +1,242 @@
+//! [`Value`]: any stream of built-in types, decoded without knowing its shape.
+
+mod codec;
+
+use crate::float16::{BF16, F16};
+use crate::temporal::{Date, Duration, Timestamp};
+use crate::types::TypeId;
+
+/// A dynamically typed xlang value, like `serde_json::Value` for this type system.
+///
+/// Every variant records the wire type it came from (e.g. [`Value::VarInt32`] vs
+/// [`Value::Int32`]), so decoding and re-encoding a stream of built-in types gives the same
+/// bytes, apart from strings that the peer wrote as LATIN1 with non-ASCII characters or as
+/// UTF-16 (re-encoded as UTF-8). Maps keep their pairs in wire order.
+///
+/// ```
+/// use fury::{Fury, Value};
+/// let fury = Fury::default();
+/// // pyfory's bytes for [1, "a"]: a list of mixed types
+/// let bytes = [0x01, 0xff, 0x16, 0x02, 0x00, 0x07, 0x02, 0x15, 0x04, 0x61];
+/// let v: Value = fury.deserialize(&bytes).unwrap();
+/// assert_eq!(v, Value::List(vec![Value::VarInt64(1), Value::String("a".into())]));
+/// assert_eq!(fury.serialize(&v).unwrap(), bytes);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A null (the NULL flag, or the NONE type).
+    Null,
+    /// BOOL
+    Bool(bool),
+    /// INT8
+    Int8(i8),
+    /// INT16
+    Int16(i16),
+    /// INT32 (fixed 4 bytes)
+    Int32(i32),
+    /// VARINT32
+    VarInt32(i32),
+    /// INT64 (fixed 8 bytes)
+    Int64(i64),
+    /// VARINT64
+    VarInt64(i64),
+    /// TAGGED_INT64
+    TaggedInt64(i64),
+    /// UINT8
+    UInt8(u8),
+    /// UINT16
+    UInt16(u16),
+    /// UINT32 (fixed 4 bytes)
+    UInt32(u32),
+    /// VAR_UINT32
+    VarUInt32(u32),
+    /// UINT64 (fixed 8 bytes)
+    UInt64(u64),
+    /// VAR_UINT64
+    VarUInt64(u64),
+    /// TAGGED_UINT64
+    TaggedUInt64(u64),
+    /// FLOAT16
+    Float16(F16),
+    /// BFLOAT16
+    BFloat16(BF16),
+    /// FLOAT32
+    Float32(f32),
+    /// FLOAT64
+    Float64(f64),
+    /// STRING
+    String(String),
+    /// BINARY
+    Binary(Vec<u8>),
+    /// DURATION
+    Duration(Duration),
+    /// TIMESTAMP
+    Timestamp(Timestamp),
+    /// DATE
+    Date(Date),
+    /// LIST
+    List(Vec<Value>),
+    /// SET (elements in wire order)
+    Set(Vec<Value>),
+    /// MAP (pairs in wire order)
+    Map(Vec<(Value, Value)>),
+    /// BOOL_ARRAY
+    BoolArray(Vec<bool>),
+    /// INT8_ARRAY
+    Int8Array(Vec<i8>),
+    /// INT16_ARRAY
+    Int16Array(Vec<i16>),
+    /// INT32_ARRAY
+    Int32Array(Vec<i32>),
+    /// INT64_ARRAY
+    Int64Array(Vec<i64>),
+    /// UINT8_ARRAY
+    UInt8Array(Vec<u8>),
+    /// UINT16_ARRAY
+    UInt16Array(Vec<u16>),
+    /// UINT32_ARRAY
+    UInt32Array(Vec<u32>),
+    /// UINT64_ARRAY
+    UInt64Array(Vec<u64>),
+    /// FLOAT16_ARRAY
+    Float16Array(Vec<F16>),
+    /// BFLOAT16_ARRAY
+    BFloat16Array(Vec<BF16>),
+    /// FLOAT32_ARRAY
+    Float32Array(Vec<f32>),
+    /// FLOAT64_ARRAY
+    Float64Array(Vec<f64>),
+}
+
+impl Value {
+    /// The wire type of this value (`NONE` for [`Value::Null`]).
+    pub fn type_id(&self) -> TypeId {
+        match self {
+            Value::Null => TypeId::None,
+            Value::Bool(_) => TypeId::Bool,
+            Value::Int8(_) => TypeId::Int8,
+            Value::Int16(_) => TypeId::Int16,
+            Value::Int32(_) => TypeId::Int32,
+            Value::VarInt32(_) => TypeId::VarInt32,
+            Value::Int64(_) => TypeId::Int64,
+            Value::VarInt64(_) => TypeId::VarInt64,
+            Value::TaggedInt64(_) => TypeId::TaggedInt64,
+            Value::UInt8(_) => TypeId::UInt8,
+            Value::UInt16(_) => TypeId::UInt16,
+            Value::UInt32(_) => TypeId::UInt32,
+            Value::VarUInt32(_) => TypeId::VarUInt32,
+            Value::UInt64(_) => TypeId::UInt64,
+            Value::VarUInt64(_) => TypeId::VarUInt64,
+            Value::TaggedUInt64(_) => TypeId::TaggedUInt64,
+            Value::Float16(_) => TypeId::Float16,
+            Value::BFloat16(_) => TypeId::BFloat16,
+            Value::Float32(_) => TypeId::Float32,
+            Value::Float64(_) => TypeId::Float64,
+            Value::String(_) => TypeId::String,
+            Value::Binary(_) => TypeId::Binary,
+            Value::Duration(_) => TypeId::Duration,
+            Value::Timestamp(_) => TypeId::Timestamp,
+            Value::Date(_) => TypeId::Date,
+            Value::List(_) => TypeId::List,
+            Value::Set(_) => TypeId::Set,
+            Value::Map(_) => TypeId::Map,
+            Value::BoolArray(_) => TypeId::BoolArray,
+            Value::Int8Array(_) => TypeId::Int8Array,
+            Value::Int16Array(_) => TypeId::Int16Array,
+            Value::Int32Array(_) => TypeId::Int32Array,
+            Value::Int64Array(_) => TypeId::Int64Array,
+            Value::UInt8Array(_) => TypeId::UInt8Array,
+            Value::UInt16Array(_) => TypeId::UInt16Array,
+            Value::UInt32Array(_) => TypeId::UInt32Array,
+            Value::UInt64Array(_) => TypeId::UInt64Array,
+            Value::Float16Array(_) => TypeId::Float16Array,
+            Value::BFloat16Array(_) => TypeId::BFloat16Array,
+            Value::Float32Array(_) => TypeId::Float32Array,
+            Value::Float64Array(_) => TypeId::Float64Array,
+        }
+    }
+
+    /// True for [`Value::Null`].
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    /// The integer value of any integer variant, widened to `i128`.
+    pub fn as_i128(&self) -> Option<i128> {
+        Some(match *self {
+            Value::Int8(v) => v as i128,
+            Value::Int16(v) => v as i128,
+            Value::Int32(v) | Value::VarInt32(v) => v as i128,
+            Value::Int64(v) | Value::VarInt64(v) | Value::TaggedInt64(v) => v as i128,
+            Value::UInt8(v) => v as i128,
+            Value::UInt16(v) => v as i128,
+            Value::UInt32(v) | Value::VarUInt32(v) => v as i128,
+            Value::UInt64(v) | Value::VarUInt64(v) | Value::TaggedUInt64(v) => v as i128,
+            _ => return None,
+        })
+    }
+
+    /// The string of a [`Value::String`].
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Compares two values treating floats by bit pattern (so `NaN` equals the same `NaN`
+    /// and `0.0` differs from `-0.0`), which is what "the same bytes" needs.
+    pub fn bitwise_eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Float32(a), Float32(b)) => a.to_bits() == b.to_bits(),
+            (Float64(a), Float64(b)) => a.to_bits() == b.to_bits(),
+            (Float32Array(a), Float32Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+            }
+            (Float64Array(a), Float64Array(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+            }
+            (List(a), List(b)) | (Set(a), Set(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.bitwise_eq(y))
+            }
+            (Map(a), Map(b)) => {
+                a.len() == b.len()
+                    && a
+                        .iter()
+                        .zip(b)
+                        .all(|((k1, v1), (k2, v2))| k1.bitwise_eq(k2) && v1.bitwise_eq(v2))
+            }
+            _ => self == other,
+        }
+    }
+}
+
+macro_rules! from_impl {
+    ($($t:ty => $v:ident),* $(,)?) => {$(
+        impl From<$t> for Value {
+            fn from(x: $t) -> Value {
+                Value::$v(x)
+            }
+        }
+    )*};
+}
+
+from_impl!(
+    bool => Bool, i8 => Int8, i16 => Int16, i32 => VarInt32, i64 => VarInt64, u8 => UInt8,
+    u16 => UInt16, u32 => VarUInt32, u64 => VarUInt64, f32 => Float32, f64 => Float64,
+    F16 => Float16, BF16 => BFloat16, String => String, Duration => Duration,
+    Timestamp => Timestamp, Date => Date, Vec<Value> => List,
+);
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(s.to_string())
+    }
+}
+
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(o: Option<T>) -> Value {
+        o.map_or(Value::Null, Into::into)
+    }
+}
