@@ -28,7 +28,11 @@ pub enum ErrorKind {
     /// A null where the target type cannot hold one.
     UnexpectedNull { expected: String },
     /// A declared length larger than the bytes left (or than a hard limit).
-    LengthTooLarge { what: &'static str, declared: u64, limit: u64 },
+    LengthTooLarge {
+        what: &'static str,
+        declared: u64,
+        limit: u64,
+    },
     /// A string payload that is not valid in its declared encoding.
     BadString { encoding: &'static str },
     /// An integer that does not fit the target type.

@@ -61,7 +61,11 @@ impl F16 {
         let exp = ((x >> 23) & 0xff) as i32;
         let man = x & 0x7f_ffff;
         if exp == 0xff {
-            let nan = if man != 0 { 0x200 | (man >> 13) as u16 } else { 0 };
+            let nan = if man != 0 {
+                0x200 | (man >> 13) as u16
+            } else {
+                0
+            };
             return F16(sign | 0x7c00 | nan);
         }
         let e = exp - 127 + 15;

@@ -98,7 +98,11 @@ impl Fury {
     }
 
     /// Appends the serialization of `value` to `out`. On error, `out` is left as it was.
-    pub fn serialize_into<T: Serialize + ?Sized>(&self, value: &T, out: &mut Vec<u8>) -> Result<()> {
+    pub fn serialize_into<T: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        out: &mut Vec<u8>,
+    ) -> Result<()> {
         let start = out.len();
         let result = {
             let mut ctx = WriteContext::new(out, self.config.max_depth);

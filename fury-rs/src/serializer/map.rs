@@ -33,7 +33,9 @@ where
             continue;
         }
         let fits = match open {
-            Some((_, n, fk, fv)) => (n as usize) < kv::MAX_CHUNK && fk.same_type(k) && fv.same_type(v),
+            Some((_, n, fk, fv)) => {
+                (n as usize) < kv::MAX_CHUNK && fk.same_type(k) && fv.same_type(v)
+            }
             None => false,
         };
         if !fits {
@@ -114,7 +116,11 @@ where
             let k = if k_null {
                 null_of::<K>(ctx)?
             } else {
-                read_lone::<K>(ctx, header & kv::KEY_DECL_TYPE != 0, header & kv::KEY_TRACK_REF != 0)?
+                read_lone::<K>(
+                    ctx,
+                    header & kv::KEY_DECL_TYPE != 0,
+                    header & kv::KEY_TRACK_REF != 0,
+                )?
             };
             let v = if v_null {
                 null_of::<V>(ctx)?

@@ -137,5 +137,9 @@ macro_rules! plain_impl {
 plain_impl!(bool, Bool, BoolArray, |w, v| w.bool(v), |r| r.bool());
 plain_impl!(f32, Float32, Float32Array, |w, v| w.f32(v), |r| r.f32());
 plain_impl!(f64, Float64, Float64Array, |w, v| w.f64(v), |r| r.f64());
-plain_impl!(F16, Float16, Float16Array, |w, v| w.u16(v.0), |r| r.u16().map(F16));
-plain_impl!(BF16, BFloat16, BFloat16Array, |w, v| w.u16(v.0), |r| r.u16().map(BF16));
+plain_impl!(F16, Float16, Float16Array, |w, v| w.u16(v.0), |r| r
+    .u16()
+    .map(F16));
+plain_impl!(BF16, BFloat16, BFloat16Array, |w, v| w.u16(v.0), |r| r
+    .u16()
+    .map(BF16));

@@ -4,7 +4,9 @@ use super::Value;
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::serializer::array::{read_dense, write_dense};
-use crate::serializer::{read_elements, read_map, write_elements, write_map, Deserialize, Serialize};
+use crate::serializer::{
+    read_elements, read_map, write_elements, write_map, Deserialize, Serialize,
+};
 use crate::types::TypeId;
 
 impl Serialize for Value {
@@ -18,49 +20,15 @@ impl Serialize for Value {
     }
 
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        let w = &mut ctx.writer;
+        // Containers recurse; everything else goes through a separate frame so that the
+        // recursion stays small on the stack even in debug builds.
         match self {
-            Value::Null => {}
-            Value::Bool(v) => w.bool(*v),
-            Value::Int8(v) => w.i8(*v),
-            Value::Int16(v) => w.i16(*v),
-            Value::Int32(v) => w.i32(*v),
-            Value::VarInt32(v) => w.var_i32(*v),
-            Value::Int64(v) => w.i64(*v),
-            Value::VarInt64(v) => w.var_i64(*v),
-            Value::TaggedInt64(v) => w.tagged_i64(*v),
-            Value::UInt8(v) => w.u8(*v),
-            Value::UInt16(v) => w.u16(*v),
-            Value::UInt32(v) => w.u32(*v),
-            Value::VarUInt32(v) => w.var_u32(*v),
-            Value::UInt64(v) => w.u64(*v),
-            Value::VarUInt64(v) => w.var_u64(*v),
-            Value::TaggedUInt64(v) => w.tagged_u64(*v),
-            Value::Float16(v) => w.u16(v.0),
-            Value::BFloat16(v) => w.u16(v.0),
-            Value::Float32(v) => w.f32(*v),
-            Value::Float64(v) => w.f64(*v),
-            Value::String(s) => s.write_data(ctx)?,
-            Value::Binary(b) | Value::UInt8Array(b) => write_dense(b, ctx)?,
-            Value::Duration(d) => d.write_data(ctx)?,
-            Value::Timestamp(t) => t.write_data(ctx)?,
-            Value::Date(d) => d.write_data(ctx)?,
-            Value::List(items) | Value::Set(items) => write_elements(items.len(), items.iter(), ctx)?,
-            Value::Map(pairs) => write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), ctx)?,
-            Value::BoolArray(a) => write_dense(a, ctx)?,
-            Value::Int8Array(a) => write_dense(a, ctx)?,
-            Value::Int16Array(a) => write_dense(a, ctx)?,
-            Value::Int32Array(a) => write_dense(a, ctx)?,
-            Value::Int64Array(a) => write_dense(a, ctx)?,
-            Value::UInt16Array(a) => write_dense(a, ctx)?,
-            Value::UInt32Array(a) => write_dense(a, ctx)?,
-            Value::UInt64Array(a) => write_dense(a, ctx)?,
-            Value::Float16Array(a) => write_dense(a, ctx)?,
-            Value::BFloat16Array(a) => write_dense(a, ctx)?,
-            Value::Float32Array(a) => write_dense(a, ctx)?,
-            Value::Float64Array(a) => write_dense(a, ctx)?,
+            Value::List(items) | Value::Set(items) => {
+                write_elements(items.len(), items.iter(), ctx)
+            }
+            Value::Map(pairs) => write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), ctx),
+            leaf => write_leaf(leaf, ctx),
         }
-        Ok(())
     }
 
     #[inline]
@@ -74,6 +42,53 @@ impl Serialize for Value {
     }
 }
 
+#[inline(never)]
+fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
+    let w = &mut ctx.writer;
+    match value {
+        Value::Null => {}
+        Value::Bool(v) => w.bool(*v),
+        Value::Int8(v) => w.i8(*v),
+        Value::Int16(v) => w.i16(*v),
+        Value::Int32(v) => w.i32(*v),
+        Value::VarInt32(v) => w.var_i32(*v),
+        Value::Int64(v) => w.i64(*v),
+        Value::VarInt64(v) => w.var_i64(*v),
+        Value::TaggedInt64(v) => w.tagged_i64(*v),
+        Value::UInt8(v) => w.u8(*v),
+        Value::UInt16(v) => w.u16(*v),
+        Value::UInt32(v) => w.u32(*v),
+        Value::VarUInt32(v) => w.var_u32(*v),
+        Value::UInt64(v) => w.u64(*v),
+        Value::VarUInt64(v) => w.var_u64(*v),
+        Value::TaggedUInt64(v) => w.tagged_u64(*v),
+        Value::Float16(v) => w.u16(v.0),
+        Value::BFloat16(v) => w.u16(v.0),
+        Value::Float32(v) => w.f32(*v),
+        Value::Float64(v) => w.f64(*v),
+        Value::String(s) => s.write_data(ctx)?,
+        Value::Binary(b) | Value::UInt8Array(b) => write_dense(b, ctx)?,
+        Value::Duration(d) => d.write_data(ctx)?,
+        Value::Timestamp(t) => t.write_data(ctx)?,
+        Value::Date(d) => d.write_data(ctx)?,
+        Value::List(items) | Value::Set(items) => write_elements(items.len(), items.iter(), ctx)?,
+        Value::Map(pairs) => write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), ctx)?,
+        Value::BoolArray(a) => write_dense(a, ctx)?,
+        Value::Int8Array(a) => write_dense(a, ctx)?,
+        Value::Int16Array(a) => write_dense(a, ctx)?,
+        Value::Int32Array(a) => write_dense(a, ctx)?,
+        Value::Int64Array(a) => write_dense(a, ctx)?,
+        Value::UInt16Array(a) => write_dense(a, ctx)?,
+        Value::UInt32Array(a) => write_dense(a, ctx)?,
+        Value::UInt64Array(a) => write_dense(a, ctx)?,
+        Value::Float16Array(a) => write_dense(a, ctx)?,
+        Value::BFloat16Array(a) => write_dense(a, ctx)?,
+        Value::Float32Array(a) => write_dense(a, ctx)?,
+        Value::Float64Array(a) => write_dense(a, ctx)?,
+    }
+    Ok(())
+}
+
 impl Deserialize for Value {
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         Err(ctx.error(ErrorKind::Invalid {
@@ -82,63 +97,71 @@ impl Deserialize for Value {
     }
 
     fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
-        let r = &mut ctx.reader;
-        Ok(match id {
-            TypeId::None => Value::Null,
-            TypeId::Bool => Value::Bool(r.bool()?),
-            TypeId::Int8 => Value::Int8(r.i8()?),
-            TypeId::Int16 => Value::Int16(r.i16()?),
-            TypeId::Int32 => Value::Int32(r.i32()?),
-            TypeId::VarInt32 => Value::VarInt32(r.var_i32()?),
-            TypeId::Int64 => Value::Int64(r.i64()?),
-            TypeId::VarInt64 => Value::VarInt64(r.var_i64()?),
-            TypeId::TaggedInt64 => Value::TaggedInt64(r.tagged_i64()?),
-            TypeId::UInt8 => Value::UInt8(r.u8()?),
-            TypeId::UInt16 => Value::UInt16(r.u16()?),
-            TypeId::UInt32 => Value::UInt32(r.u32()?),
-            TypeId::VarUInt32 => Value::VarUInt32(r.var_u32()?),
-            TypeId::UInt64 => Value::UInt64(r.u64()?),
-            TypeId::VarUInt64 => Value::VarUInt64(r.var_u64()?),
-            TypeId::TaggedUInt64 => Value::TaggedUInt64(r.tagged_u64()?),
-            TypeId::Float16 => Value::Float16(crate::F16(r.u16()?)),
-            TypeId::BFloat16 => Value::BFloat16(crate::BF16(r.u16()?)),
-            TypeId::Float32 => Value::Float32(r.f32()?),
-            TypeId::Float64 => Value::Float64(r.f64()?),
-            TypeId::String => Value::String(String::read_data(ctx)?),
-            TypeId::Binary => Value::Binary(read_dense(ctx)?),
-            TypeId::Duration => Value::Duration(crate::Duration::read_data(ctx)?),
-            TypeId::Timestamp => Value::Timestamp(crate::Timestamp::read_data(ctx)?),
-            TypeId::Date => Value::Date(crate::Date::read_data(ctx)?),
-            TypeId::List => Value::List(read_elements(ctx)?),
-            TypeId::Set => Value::Set(read_elements(ctx)?),
+        // As for writing: containers here, leaves in their own frame.
+        match id {
+            TypeId::List => Ok(Value::List(read_elements(ctx)?)),
+            TypeId::Set => Ok(Value::Set(read_elements(ctx)?)),
             TypeId::Map => {
                 let mut pairs = Vec::new();
                 read_map::<Value, Value, _>(ctx, |k, v| pairs.push((k, v)))?;
-                Value::Map(pairs)
+                Ok(Value::Map(pairs))
             }
-            TypeId::BoolArray => Value::BoolArray(read_dense(ctx)?),
-            TypeId::Int8Array => Value::Int8Array(read_dense(ctx)?),
-            TypeId::Int16Array => Value::Int16Array(read_dense(ctx)?),
-            TypeId::Int32Array => Value::Int32Array(read_dense(ctx)?),
-            TypeId::Int64Array => Value::Int64Array(read_dense(ctx)?),
-            TypeId::UInt8Array => Value::UInt8Array(read_dense(ctx)?),
-            TypeId::UInt16Array => Value::UInt16Array(read_dense(ctx)?),
-            TypeId::UInt32Array => Value::UInt32Array(read_dense(ctx)?),
-            TypeId::UInt64Array => Value::UInt64Array(read_dense(ctx)?),
-            TypeId::Float16Array => Value::Float16Array(read_dense(ctx)?),
-            TypeId::BFloat16Array => Value::BFloat16Array(read_dense(ctx)?),
-            TypeId::Float32Array => Value::Float32Array(read_dense(ctx)?),
-            TypeId::Float64Array => Value::Float64Array(read_dense(ctx)?),
-            other => {
-                return Err(ctx.error(ErrorKind::Unsupported {
-                    what: format!("type {} in a dynamic Value", other.name()),
-                }))
-            }
-        })
+            _ => read_leaf(ctx, id),
+        }
     }
 
     #[inline]
     fn null() -> Option<Self> {
         Some(Value::Null)
     }
+}
+
+#[inline(never)]
+fn read_leaf(ctx: &mut ReadContext, id: TypeId) -> Result<Value> {
+    let r = &mut ctx.reader;
+    Ok(match id {
+        TypeId::None => Value::Null,
+        TypeId::Bool => Value::Bool(r.bool()?),
+        TypeId::Int8 => Value::Int8(r.i8()?),
+        TypeId::Int16 => Value::Int16(r.i16()?),
+        TypeId::Int32 => Value::Int32(r.i32()?),
+        TypeId::VarInt32 => Value::VarInt32(r.var_i32()?),
+        TypeId::Int64 => Value::Int64(r.i64()?),
+        TypeId::VarInt64 => Value::VarInt64(r.var_i64()?),
+        TypeId::TaggedInt64 => Value::TaggedInt64(r.tagged_i64()?),
+        TypeId::UInt8 => Value::UInt8(r.u8()?),
+        TypeId::UInt16 => Value::UInt16(r.u16()?),
+        TypeId::UInt32 => Value::UInt32(r.u32()?),
+        TypeId::VarUInt32 => Value::VarUInt32(r.var_u32()?),
+        TypeId::UInt64 => Value::UInt64(r.u64()?),
+        TypeId::VarUInt64 => Value::VarUInt64(r.var_u64()?),
+        TypeId::TaggedUInt64 => Value::TaggedUInt64(r.tagged_u64()?),
+        TypeId::Float16 => Value::Float16(crate::F16(r.u16()?)),
+        TypeId::BFloat16 => Value::BFloat16(crate::BF16(r.u16()?)),
+        TypeId::Float32 => Value::Float32(r.f32()?),
+        TypeId::Float64 => Value::Float64(r.f64()?),
+        TypeId::String => Value::String(String::read_data(ctx)?),
+        TypeId::Binary => Value::Binary(read_dense(ctx)?),
+        TypeId::Duration => Value::Duration(crate::Duration::read_data(ctx)?),
+        TypeId::Timestamp => Value::Timestamp(crate::Timestamp::read_data(ctx)?),
+        TypeId::Date => Value::Date(crate::Date::read_data(ctx)?),
+        TypeId::BoolArray => Value::BoolArray(read_dense(ctx)?),
+        TypeId::Int8Array => Value::Int8Array(read_dense(ctx)?),
+        TypeId::Int16Array => Value::Int16Array(read_dense(ctx)?),
+        TypeId::Int32Array => Value::Int32Array(read_dense(ctx)?),
+        TypeId::Int64Array => Value::Int64Array(read_dense(ctx)?),
+        TypeId::UInt8Array => Value::UInt8Array(read_dense(ctx)?),
+        TypeId::UInt16Array => Value::UInt16Array(read_dense(ctx)?),
+        TypeId::UInt32Array => Value::UInt32Array(read_dense(ctx)?),
+        TypeId::UInt64Array => Value::UInt64Array(read_dense(ctx)?),
+        TypeId::Float16Array => Value::Float16Array(read_dense(ctx)?),
+        TypeId::BFloat16Array => Value::BFloat16Array(read_dense(ctx)?),
+        TypeId::Float32Array => Value::Float32Array(read_dense(ctx)?),
+        TypeId::Float64Array => Value::Float64Array(read_dense(ctx)?),
+        other => {
+            return Err(ctx.error(ErrorKind::Unsupported {
+                what: format!("type {} in a dynamic Value", other.name()),
+            }))
+        }
+    })
 }

@@ -202,8 +202,7 @@ impl Value {
             }
             (Map(a), Map(b)) => {
                 a.len() == b.len()
-                    && a
-                        .iter()
+                    && a.iter()
                         .zip(b)
                         .all(|((k1, v1), (k2, v2))| k1.bitwise_eq(k2) && v1.bitwise_eq(v2))
             }

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""Check bytes written by another Fory port against the conformance vectors.
+
+Usage:
+    python conformance/check_peer.py PEER_BYTES.json [--vectors DIR]
+                                     [--allow-skipped] [--no-wire-check]
+    python conformance/check_peer.py --make-reference OUT.json [--vectors DIR]
+
+PEER_BYTES.json ("fury-peer-bytes/1", see README.md) holds, for vector
+names, the hex of the bytes the port wrote when it encoded the vector's
+value.  Each (name, path) entry is decoded with pyfory 1.7.7 using the
+vector's settings and compared with the vector's expected value (floats by
+bit pattern, NaN included).  In addition the bytes are decoded by an
+independent decoder and the wire types are compared with the vector
+(a VARINT64 where the vector has FLOAT32 is a failure even though pyfory
+hands back a Python number either way); string encodings are not compared.
+
+Every vector needs at least one entry with bytes; a vector whose entries
+are all "skipped" fails ("no bytes from peer") unless --allow-skipped is
+given, in which case it is only listed as skipped.
+
+Output: one line per failure, then a last line "N passed, M failed".
+Exit status 0 iff M == 0 and N > 0.
+
+--make-reference writes a peer-bytes file holding the vectors' own hex
+(path "reference"); checking it must pass, which tests this checker.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vectorlib as VL  # noqa: E402
+
+
+def check_entry(vec, data, fory, wire_check):
+    """Problems found in one peer byte string (empty list: pass)."""
+    problems = []
+    try:
+        decoded, unread = VL.deserialize_all(fory, data)
+    except Exception as exc:  # noqa: BLE001 - anything pyfory raises is a failure
+        return ["pyfory could not decode the bytes: {}: {}".format(type(exc).__name__, exc)]
+    if unread:
+        problems.append("{} trailing bytes after the root value".format(unread))
+    problems.extend(VL.compare(vec["value"], decoded))
+    if wire_check:
+        try:
+            node = VL.decode_wire(data, vec["schema"])
+        except VL.WireError as exc:
+            problems.append("wire check: {}".format(exc))
+        else:
+            problems.extend("wire check: " + d for d in VL.nodes_equal_wire(vec["value"], node))
+    return problems
+
+
+def load_peer(path):
+    with open(path, "r", encoding="utf-8") as fh:
+        doc = json.load(fh)
+    if not isinstance(doc, dict) or doc.get("format") != VL.PEER_BYTES_FORMAT:
+        raise VL.VectorError(
+            "{}: format is {!r}, expected {!r}".format(
+                path, doc.get("format") if isinstance(doc, dict) else None, VL.PEER_BYTES_FORMAT
+            )
+        )
+    results = doc.get("results")
+    if not isinstance(results, list):
+        raise VL.VectorError("{}: 'results' must be a list".format(path))
+    return doc, results
+
+
+def make_reference(vectors, out_path):
+    doc = {
+        "format": VL.PEER_BYTES_FORMAT,
+        "producer": "{} (reference bytes from the vector files)".format(VL.PEER),
+        "results": [{"name": v["name"], "path": "reference", "hex": v["hex"]} for v in vectors],
+    }
+    with open(out_path, "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, indent=1)
+        fh.write("\n")
+    print("wrote {} entries to {}".format(len(doc["results"]), out_path))
+    return 0
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description="Check a port's bytes against the conformance vectors.")
+    parser.add_argument("peer_bytes", nargs="?", help="peer-bytes JSON file written by the port")
+    parser.add_argument("--vectors", default=VL.DEFAULT_VECTOR_DIR, help="vector directory (default: conformance/vectors)")
+    parser.add_argument("--allow-skipped", action="store_true", help="a vector with only skipped entries is not a failure")
+    parser.add_argument("--no-wire-check", action="store_true", help="only compare pyfory's decoded value")
+    parser.add_argument("--make-reference", metavar="OUT", help="write the vectors' own hex as a peer-bytes file and exit")
+    parser.add_argument("-v", "--verbose", action="store_true", help="also print passing entries")
+    args = parser.parse_args(argv)
+
+    VL.require_pyfory()
+    try:
+        vectors = VL.load_vectors(args.vectors)
+    except (OSError, ValueError, VL.VectorError) as exc:
+        print("cannot load vectors: {}".format(exc))
+        print("0 passed, 1 failed")
+        return 1
+    if args.make_reference:
+        return make_reference(vectors, args.make_reference)
+    if not args.peer_bytes:
+        parser.error("PEER_BYTES.json is required")
+
+    passed = 0
+    failed = 0
+
+    def fail(name, path, what):
+        nonlocal failed
+        failed += 1
+        print("FAIL {} [{}]: {}".format(name, path, what))
+
+    try:
+        peer_doc, results = load_peer(args.peer_bytes)
+    except (OSError, ValueError, VL.VectorError) as exc:
+        print("cannot load peer bytes: {}".format(exc))
+        print("0 passed, 1 failed")
+        return 1
+
+    by_name = {v["name"]: v for v in vectors}
+    fory_cache = {}
+    with_bytes = set()
+    skipped = {}
+    seen = set()
+
+    for index, entry in enumerate(results):
+        if not isinstance(entry, dict):
+            fail("?", "?", "results[{}] is not an object".format(index))
+            continue
+        name = entry.get("name")
+        path = entry.get("path")
+        if not isinstance(name, str) or not isinstance(path, str):
+            fail(name, path, "results[{}] needs string 'name' and 'path'".format(index))
+            continue
+        if (name, path) in seen:
+            fail(name, path, "duplicate entry")
+            continue
+        seen.add((name, path))
+        vec = by_name.get(name)
+        if vec is None:
+            fail(name, path, "no vector of this name")
+            continue
+        if "skipped" in entry:
+            reason = entry["skipped"]
+            if "hex" in entry or not isinstance(reason, str) or not reason.strip():
+                fail(name, path, "a skipped entry needs a non-empty reason and no hex")
+            else:
+                skipped.setdefault(name, []).append("{}: {}".format(path, reason))
+            continue
+        hex_text = entry.get("hex")
+        if not isinstance(hex_text, str):
+            fail(name, path, "entry has neither 'hex' nor 'skipped'")
+            continue
+        try:
+            data = bytes.fromhex(hex_text)
+        except ValueError as exc:
+            fail(name, path, "bad hex: {}".format(exc))
+            continue
+        with_bytes.add(name)
+        key = json.dumps(vec["settings"], sort_keys=True)
+        if key not in fory_cache:
+            fory_cache[key] = VL.make_fory(vec["settings"])
+        problems = check_entry(vec, data, fory_cache[key], not args.no_wire_check)
+        if problems:
+            shown = problems[:8]
+            if len(problems) > len(shown):
+                shown.append("... {} more".format(len(problems) - len(shown)))
+            fail(name, path, "; ".join(shown) + " (peer hex {}{})".format(hex_text[:80], "..." if len(hex_text) > 80 else ""))
+        else:
+            passed += 1
+            if args.verbose:
+                print("ok   {} [{}]".format(name, path))
+
+    only_skipped = 0
+    for vec in vectors:
+        name = vec["name"]
+        if name in with_bytes:
+            continue
+        if name in skipped:
+            if args.allow_skipped:
+                only_skipped += 1
+                if args.verbose:
+                    print("skip {} ({})".format(name, "; ".join(skipped[name])))
+                continue
+            fail(name, "-", "no bytes from peer (skipped: {})".format("; ".join(skipped[name])))
+        else:
+            fail(name, "-", "no bytes from peer (no entry)")
+
+    producer = peer_doc.get("producer", "?")
+    skipped_entries = sum(len(v) for v in skipped.values())
+    print(
+        "producer {}: {} vectors, {} result entries ({} skipped), {} vectors with only skipped entries".format(
+            producer, len(vectors), len(results), skipped_entries, only_skipped
+        )
+    )
+    print("{} passed, {} failed".format(passed, failed))
+    return 0 if failed == 0 and passed > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
