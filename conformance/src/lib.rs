@@ -63,7 +63,7 @@ pub struct Report {
 }
 
 fn hex_decode(s: &str) -> std::result::Result<Vec<u8>, String> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return Err(format!("odd hex length {}", s.len()));
     }
     (0..s.len())

@@ -116,9 +116,10 @@ fn huge_declared_lengths_are_rejected_before_allocating() {
         .deserialize::<Value>(&[0x01, 0xff, 0x2f, 0xf8, 0xff, 0xff, 0xff, 0x0f, 0x00])
         .unwrap_err();
     assert!(
-        matches!(err.kind(), ErrorKind::UnexpectedEof { .. }),
+        matches!(err.kind(), ErrorKind::LengthTooLarge { .. }),
         "{err}"
     );
+    assert_eq!(err.offset(), Some(3), "the offset names the length field");
     // typed readers check the same way
     let err = Fury::default()
         .deserialize::<Vec<String>>(&[0x01, 0xff, 0x16, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x08, 0x15])

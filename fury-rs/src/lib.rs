@@ -39,3 +39,8 @@ pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
 pub use crate::value::Value;
 pub use fury_derive::FuryObject;
+
+/// The README's examples are compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

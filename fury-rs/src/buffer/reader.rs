@@ -76,16 +76,25 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Checks that a declared element count could fit in what is left, assuming each element
-    /// takes at least `min_size` bytes; returns the count as `usize`.
-    pub fn check_count(&self, what: &'static str, count: u64, min_size: usize) -> Result<usize> {
+    /// Checks that a declared element count, read at offset `at`, could fit in what is left,
+    /// assuming each element takes at least `min_size` bytes; returns the count as `usize`.
+    pub fn check_count(
+        &self,
+        what: &'static str,
+        count: u64,
+        min_size: usize,
+        at: usize,
+    ) -> Result<usize> {
         let limit = (self.remaining() / min_size.max(1)) as u64;
         if count > limit {
-            return Err(self.error(ErrorKind::LengthTooLarge {
-                what,
-                declared: count,
-                limit,
-            }));
+            return Err(Error::at(
+                ErrorKind::LengthTooLarge {
+                    what,
+                    declared: count,
+                    limit,
+                },
+                at,
+            ));
         }
         Ok(count as usize)
     }

@@ -69,7 +69,7 @@ dense_half!(F16, BF16);
 
 /// Writes a slice as a dense array payload.
 pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Result<()> {
-    let bytes = items.len().checked_mul(T::SIZE).unwrap_or(usize::MAX);
+    let bytes = items.len().saturating_mul(T::SIZE);
     ctx.length(bytes)?;
     let out = ctx.writer.vec_mut();
     out.reserve(bytes);
@@ -83,7 +83,7 @@ pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Resu
 pub(crate) fn read_dense<T: Dense>(ctx: &mut ReadContext) -> Result<Vec<T>> {
     let at = ctx.reader.position();
     let len = ctx.reader.var_u32()? as usize;
-    if len % T::SIZE != 0 {
+    if !len.is_multiple_of(T::SIZE) {
         return Err(Error::at(
             ErrorKind::Invalid {
                 what: format!(
@@ -94,6 +94,7 @@ pub(crate) fn read_dense<T: Dense>(ctx: &mut ReadContext) -> Result<Vec<T>> {
             at,
         ));
     }
+    let len = ctx.reader.check_count("array", len as u64, 1, at)?;
     let bytes = ctx.reader.bytes(len)?;
     let mut out = Vec::with_capacity(len / T::SIZE);
     for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {

@@ -87,13 +87,14 @@ fn is_static<T: Serialize>() -> bool {
 
 /// Reads a list/set payload into a `Vec`, obeying the header written by the peer.
 pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
+    let at = ctx.reader.position();
     let declared = ctx.reader.var_u32()?;
     if declared == 0 {
         return Ok(Vec::new());
     }
     // Every element costs at least one byte (a flag, a type id or a payload byte); the
     // zero-byte NONE payload is refused below unless flags are present.
-    let len = ctx.reader.check_count("list", declared as u64, 1)?;
+    let len = ctx.reader.check_count("list", declared as u64, 1, at)?;
     let header_at = ctx.reader.position();
     let header = ctx.reader.u8()?;
     if header & 0xf0 != 0 {

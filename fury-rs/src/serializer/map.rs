@@ -95,9 +95,10 @@ where
     V: Deserialize,
     F: FnMut(K, V),
 {
+    let at = ctx.reader.position();
     let size = ctx.reader.var_u32()?;
     // Each pair costs at least one byte (a chunk header or a key payload byte).
-    let mut left = ctx.reader.check_count("map", size as u64, 1)?;
+    let mut left = ctx.reader.check_count("map", size as u64, 1, at)?;
     ctx.enter()?;
     while left > 0 {
         let header_at = ctx.reader.position();

@@ -27,18 +27,9 @@ pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
     let header = ctx.reader.var_u64()?;
     let len = header >> 2;
     let enc = header & 3;
-    if len > ctx.reader.remaining() as u64 {
-        return Err(Error::at(
-            ErrorKind::LengthTooLarge {
-                what: "string",
-                declared: len,
-                limit: ctx.reader.remaining() as u64,
-            },
-            at,
-        ));
-    }
+    let len = ctx.reader.check_count("string", len, 1, at)?;
     let body_at = ctx.reader.position();
-    let bytes = ctx.reader.bytes(len as usize)?;
+    let bytes = ctx.reader.bytes(len)?;
     let bad = |encoding| Error::at(ErrorKind::BadString { encoding }, body_at);
     match enc {
         string_encoding::LATIN1 => {
@@ -49,7 +40,7 @@ pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
             }
         }
         string_encoding::UTF16 => {
-            if bytes.len() % 2 != 0 {
+            if !bytes.len().is_multiple_of(2) {
                 return Err(bad("utf-16 (odd byte length)"));
             }
             let units = bytes

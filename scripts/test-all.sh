@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Runs every test of the project, as CI does:
+#   1. the Rust tests of the whole workspace (unit, integration, doc tests, conformance vectors,
+#      hostile-input tests);
+#   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
+#   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
+#      expected values;
+#   4. a regeneration of every vector with the pinned pyfory, compared with the committed files.
+# It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
+# $FURY_VENV), installed by pip.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=${FURY_VENV:-.venv}
+if ! "$venv/bin/python" -c 'import sys, pyfory; sys.exit(pyfory.__version__ != "1.7.7")' 2>/dev/null; then
+  echo "== creating $venv with pyfory 1.7.7"
+  python3 -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r conformance/requirements.txt
+fi
+
+echo "== cargo test --workspace"
+cargo test --workspace
+
+echo "== fury-rs encodes every vector"
+cargo run --quiet -p fury-conformance -- conformance/vectors target/conformance/fury-rs-bytes.json
+
+echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote"
+"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-bytes.json
+
+echo "== the committed vectors are what pinned pyfory writes"
+"$venv/bin/python" conformance/generate.py --check
