@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::hint::black_box;
 
 fn strings() -> Vec<String> {
-    (0..100).map(|i| format!("user-{i:04}@example.org")).collect()
+    (0..100)
+        .map(|i| format!("user-{i:04}@example.org"))
+        .collect()
 }
 
 fn map() -> HashMap<String, i64> {
@@ -30,7 +32,8 @@ where
     group.bench_function("serialize", |b| {
         b.iter(|| {
             out.clear();
-            fury.serialize_into(black_box(value), &mut out).expect("serializes");
+            fury.serialize_into(black_box(value), &mut out)
+                .expect("serializes");
             black_box(out.len())
         })
     });
@@ -38,7 +41,12 @@ where
         b.iter(|| black_box(fury.deserialize::<T>(black_box(&bytes)).expect("decodes")))
     });
     group.bench_function("deserialize_value", |b| {
-        b.iter(|| black_box(fury.deserialize::<Value>(black_box(&bytes)).expect("decodes")))
+        b.iter(|| {
+            black_box(
+                fury.deserialize::<Value>(black_box(&bytes))
+                    .expect("decodes"),
+            )
+        })
     });
     group.finish();
 }

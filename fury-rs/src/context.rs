@@ -4,12 +4,34 @@ use crate::buffer::{Reader, Writer};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{RefFlag, TypeId};
 
+/// Counts nesting levels against a limit, so that deep input is an error and not a stack
+/// overflow.
+struct Depth {
+    depth: u32,
+    max: u32,
+}
+
+impl Depth {
+    #[inline]
+    fn enter(&mut self) -> std::result::Result<(), ErrorKind> {
+        if self.depth >= self.max {
+            return Err(ErrorKind::DepthLimit { limit: self.max });
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
 /// State of one serialize call: the output and the nesting depth.
 pub struct WriteContext<'a> {
     /// Output bytes.
     pub writer: Writer<'a>,
-    depth: u32,
-    max_depth: u32,
+    depth: Depth,
 }
 
 impl<'a> WriteContext<'a> {
@@ -17,27 +39,23 @@ impl<'a> WriteContext<'a> {
     pub fn new(out: &'a mut Vec<u8>, max_depth: u32) -> Self {
         WriteContext {
             writer: Writer::new(out),
-            depth: 0,
-            max_depth,
+            depth: Depth {
+                depth: 0,
+                max: max_depth,
+            },
         }
     }
 
     /// Enters one level of nesting (a container or struct body).
     #[inline]
     pub fn enter(&mut self) -> Result<()> {
-        if self.depth >= self.max_depth {
-            return Err(Error::new(ErrorKind::DepthLimit {
-                limit: self.max_depth,
-            }));
-        }
-        self.depth += 1;
-        Ok(())
+        self.depth.enter().map_err(Error::new)
     }
 
     /// Leaves one level of nesting.
     #[inline]
     pub fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.depth.leave();
     }
 
     /// Writes a reference/null flag.
@@ -65,8 +83,7 @@ impl<'a> WriteContext<'a> {
 pub struct ReadContext<'a> {
     /// Input bytes.
     pub reader: Reader<'a>,
-    depth: u32,
-    max_depth: u32,
+    depth: Depth,
 }
 
 impl<'a> ReadContext<'a> {
@@ -74,8 +91,10 @@ impl<'a> ReadContext<'a> {
     pub fn new(data: &'a [u8], max_depth: u32) -> Self {
         ReadContext {
             reader: Reader::new(data),
-            depth: 0,
-            max_depth,
+            depth: Depth {
+                depth: 0,
+                max: max_depth,
+            },
         }
     }
 
@@ -97,19 +116,14 @@ impl<'a> ReadContext<'a> {
     /// Enters one level of nesting (a container or struct body).
     #[inline]
     pub fn enter(&mut self) -> Result<()> {
-        if self.depth >= self.max_depth {
-            return Err(self.error(ErrorKind::DepthLimit {
-                limit: self.max_depth,
-            }));
-        }
-        self.depth += 1;
-        Ok(())
+        let at = self.reader.position();
+        self.depth.enter().map_err(|k| Error::at(k, at))
     }
 
     /// Leaves one level of nesting.
     #[inline]
     pub fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.depth.leave();
     }
 
     /// Reads a one-byte type id of an internal type.

@@ -52,28 +52,19 @@ where
             Some(f) => f.write_type_info(ctx),
             None => ctx.writer.u8(TypeId::None as u8),
         }
-        for item in items {
-            if has_null {
-                if item.is_null() {
-                    ctx.ref_flag(RefFlag::Null);
-                    continue;
-                }
-                ctx.ref_flag(RefFlag::NotNull);
+    }
+    for item in items {
+        if has_null {
+            if item.is_null() {
+                ctx.ref_flag(RefFlag::Null);
+                continue;
             }
-            item.write_data(ctx)?;
+            ctx.ref_flag(RefFlag::NotNull);
         }
-    } else {
-        for item in items {
-            if has_null {
-                if item.is_null() {
-                    ctx.ref_flag(RefFlag::Null);
-                    continue;
-                }
-                ctx.ref_flag(RefFlag::NotNull);
-            }
+        if !same {
             item.write_type_info(ctx);
-            item.write_data(ctx)?;
         }
+        item.write_data(ctx)?;
     }
     ctx.leave();
     Ok(())

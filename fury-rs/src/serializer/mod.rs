@@ -188,26 +188,32 @@ impl<T: Deserialize> Deserialize for Option<T> {
     }
 }
 
-impl<T: Serialize + ?Sized> Serialize for Box<T> {
-    const TYPE_ID: TypeId = T::TYPE_ID;
-    const NULLABLE: bool = T::NULLABLE;
-    const VEC_TYPE_ID: TypeId = TypeId::List;
+/// `Box<T>` and `&T` are written exactly as `T`.
+macro_rules! delegate_serialize {
+    ($($outer:ty),*) => {$(
+        impl<T: Serialize + ?Sized> Serialize for $outer {
+            const TYPE_ID: TypeId = T::TYPE_ID;
+            const NULLABLE: bool = T::NULLABLE;
 
-    #[inline]
-    fn write_type_info(&self, ctx: &mut WriteContext) {
-        (**self).write_type_info(ctx)
-    }
+            #[inline]
+            fn write_type_info(&self, ctx: &mut WriteContext) {
+                (**self).write_type_info(ctx)
+            }
 
-    #[inline]
-    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        (**self).write_data(ctx)
-    }
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                (**self).write_data(ctx)
+            }
 
-    #[inline]
-    fn is_null(&self) -> bool {
-        (**self).is_null()
-    }
+            #[inline]
+            fn is_null(&self) -> bool {
+                (**self).is_null()
+            }
+        }
+    )*};
 }
+
+delegate_serialize!(Box<T>, &T);
 
 impl<T: Deserialize> Deserialize for Box<T> {
     #[inline]
@@ -223,26 +229,6 @@ impl<T: Deserialize> Deserialize for Box<T> {
     #[inline]
     fn null() -> Option<Self> {
         T::null().map(Box::new)
-    }
-}
-
-impl<T: Serialize + ?Sized> Serialize for &T {
-    const TYPE_ID: TypeId = T::TYPE_ID;
-    const NULLABLE: bool = T::NULLABLE;
-
-    #[inline]
-    fn write_type_info(&self, ctx: &mut WriteContext) {
-        (**self).write_type_info(ctx)
-    }
-
-    #[inline]
-    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        (**self).write_data(ctx)
-    }
-
-    #[inline]
-    fn is_null(&self) -> bool {
-        (**self).is_null()
     }
 }
 

@@ -49,58 +49,11 @@ pub(crate) fn read_int_as<T: TryFrom<i128>>(ctx: &mut ReadContext, id: TypeId) -
     }
 }
 
-macro_rules! int_impl {
-    ($t:ty, $id:ident, $vec_id:ident, $write:ident, $read:ident) => {
-        impl Serialize for $t {
-            const TYPE_ID: TypeId = TypeId::$id;
-            const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
-
-            #[inline]
-            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-                ctx.writer.$write(*self);
-                Ok(())
-            }
-
-            #[inline]
-            fn write_vec(items: &[Self], ctx: &mut WriteContext) -> Result<()> {
-                super::array::write_dense(items, ctx)
-            }
-        }
-
-        impl Deserialize for $t {
-            #[inline]
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
-                ctx.reader.$read()
-            }
-
-            #[inline]
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
-                if id == TypeId::$id {
-                    ctx.reader.$read()
-                } else {
-                    read_int_as(ctx, id)
-                }
-            }
-
-            #[inline]
-            fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
-                super::array::read_dense_or_list(ctx, id, TypeId::$vec_id)
-            }
-        }
-    };
-}
-
-int_impl!(i8, Int8, Int8Array, i8, i8);
-int_impl!(i16, Int16, Int16Array, i16, i16);
-int_impl!(i32, VarInt32, Int32Array, var_i32, var_i32);
-int_impl!(i64, VarInt64, Int64Array, var_i64, var_i64);
-int_impl!(u8, UInt8, Binary, u8, u8);
-int_impl!(u16, UInt16, UInt16Array, u16, u16);
-int_impl!(u32, VarUInt32, UInt32Array, var_u32, var_u32);
-int_impl!(u64, VarUInt64, UInt64Array, var_u64, var_u64);
-
-macro_rules! plain_impl {
-    ($t:ty, $id:ident, $vec_id:ident, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr) => {
+/// Implements the traits for one primitive: its type id, the id of its dense array, how to
+/// write and read it, and what other encodings `read_typed` accepts.
+macro_rules! primitive {
+    ($t:ty, $id:ident, $vec_id:ident, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr,
+     |$c:ident, $i:ident| $other:expr) => {
         impl Serialize for $t {
             const TYPE_ID: TypeId = TypeId::$id;
             const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
@@ -127,6 +80,16 @@ macro_rules! plain_impl {
             }
 
             #[inline]
+            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+                if id == TypeId::$id {
+                    Self::read_data(ctx)
+                } else {
+                    let ($c, $i) = (ctx, id);
+                    $other
+                }
+            }
+
+            #[inline]
             fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
                 super::array::read_dense_or_list(ctx, id, TypeId::$vec_id)
             }
@@ -134,12 +97,44 @@ macro_rules! plain_impl {
     };
 }
 
-plain_impl!(bool, Bool, BoolArray, |w, v| w.bool(v), |r| r.bool());
-plain_impl!(f32, Float32, Float32Array, |w, v| w.f32(v), |r| r.f32());
-plain_impl!(f64, Float64, Float64Array, |w, v| w.f64(v), |r| r.f64());
-plain_impl!(F16, Float16, Float16Array, |w, v| w.u16(v.0), |r| r
+/// An integer: any other integer encoding is read and range-checked.
+macro_rules! int {
+    ($t:ty, $id:ident, $vec_id:ident, $write:ident, $read:ident) => {
+        primitive!(
+            $t,
+            $id,
+            $vec_id,
+            |w, v| w.$write(v),
+            |r| r.$read(),
+            |c, i| read_int_as(c, i)
+        );
+    };
+}
+
+/// A non-integer primitive: only its own type id is accepted.
+macro_rules! plain {
+    ($t:ty, $id:ident, $vec_id:ident, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr) => {
+        primitive!($t, $id, $vec_id, |$w, $v| $write, |$r| $read, |c, i| Err(
+            c.mismatch(std::any::type_name::<$t>(), i)
+        ));
+    };
+}
+
+int!(i8, Int8, Int8Array, i8, i8);
+int!(i16, Int16, Int16Array, i16, i16);
+int!(i32, VarInt32, Int32Array, var_i32, var_i32);
+int!(i64, VarInt64, Int64Array, var_i64, var_i64);
+int!(u8, UInt8, Binary, u8, u8);
+int!(u16, UInt16, UInt16Array, u16, u16);
+int!(u32, VarUInt32, UInt32Array, var_u32, var_u32);
+int!(u64, VarUInt64, UInt64Array, var_u64, var_u64);
+
+plain!(bool, Bool, BoolArray, |w, v| w.bool(v), |r| r.bool());
+plain!(f32, Float32, Float32Array, |w, v| w.f32(v), |r| r.f32());
+plain!(f64, Float64, Float64Array, |w, v| w.f64(v), |r| r.f64());
+plain!(F16, Float16, Float16Array, |w, v| w.u16(v.0), |r| r
     .u16()
     .map(F16));
-plain_impl!(BF16, BFloat16, BFloat16Array, |w, v| w.u16(v.0), |r| r
+plain!(BF16, BFloat16, BFloat16Array, |w, v| w.u16(v.0), |r| r
     .u16()
     .map(BF16));
