@@ -2,9 +2,17 @@
 """Check bytes written by another Fory port against the conformance vectors.
 
 Usage:
-    python conformance/check_peer.py PEER_BYTES.json [--vectors DIR]
+    python conformance/check_peer.py PEER_BYTES.json [--vectors DIR ...]
                                      [--allow-skipped] [--no-wire-check]
-    python conformance/check_peer.py --make-reference OUT.json [--vectors DIR]
+    python conformance/check_peer.py --make-reference OUT.json [--vectors DIR ...]
+
+--vectors may be given several times (default: conformance/vectors only),
+e.g. --vectors conformance/vectors --vectors conformance/vectors_structs.
+Vector files with a "types" list (struct and enum vectors) are decoded with
+Python dataclasses and Enums built from those definitions and registered
+with the same ids / names; before any bytes are checked, pyfory's field
+order, fingerprint and hash of every struct must equal the ones stored in
+the file.
 
 PEER_BYTES.json ("fury-peer-bytes/1", see README.md) holds, for vector
 names, the hex of the bytes the port wrote when it encoded the vector's
@@ -38,6 +46,7 @@ import vectorlib as VL  # noqa: E402
 
 def check_entry(vec, data, fory, wire_check):
     """Problems found in one peer byte string (empty list: pass)."""
+    types = vec.get("_types")  # struct/enum definitions of the vector's file, if any
     problems = []
     try:
         decoded, unread = VL.deserialize_all(fory, data)
@@ -45,10 +54,10 @@ def check_entry(vec, data, fory, wire_check):
         return ["pyfory could not decode the bytes: {}: {}".format(type(exc).__name__, exc)]
     if unread:
         problems.append("{} trailing bytes after the root value".format(unread))
-    problems.extend(VL.compare(vec["value"], decoded))
+    problems.extend(VL.compare(vec["value"], decoded, types=types))
     if wire_check:
         try:
-            node = VL.decode_wire(data, vec["schema"])
+            node = VL.decode_wire(data, vec["schema"], types)
         except VL.WireError as exc:
             problems.append("wire check: {}".format(exc))
         else:
@@ -71,6 +80,28 @@ def load_peer(path):
     return doc, results
 
 
+def make_type_forys(vectors):
+    """One Fory per struct/enum vector file, with that file's types registered.
+    Checks that pyfory computes the stored field order, fingerprint and hash."""
+    forys = {}
+    for vec in vectors:
+        types = vec.get("_types")
+        if types is None or id(types) in forys:
+            continue
+        settings = vec["settings"]
+        fory = types.make_fory(settings)
+        problems = VL.pyfory_facts_errors(types, fory)
+        if problems:
+            raise VL.VectorError("type definitions disagree with pyfory: " + "; ".join(problems[:5]))
+        forys[id(types)] = (fory, json.dumps(settings, sort_keys=True))
+    # every vector of a file must use the settings its Fory was made with
+    for vec in vectors:
+        types = vec.get("_types")
+        if types is not None and forys[id(types)][1] != json.dumps(vec["settings"], sort_keys=True):
+            raise VL.VectorError("vector {}: all vectors of a struct file must share one settings object".format(vec["name"]))
+    return {k: v[0] for k, v in forys.items()}
+
+
 def make_reference(vectors, out_path):
     doc = {
         "format": VL.PEER_BYTES_FORMAT,
@@ -87,7 +118,12 @@ def make_reference(vectors, out_path):
 def main(argv=None):
     parser = argparse.ArgumentParser(description="Check a port's bytes against the conformance vectors.")
     parser.add_argument("peer_bytes", nargs="?", help="peer-bytes JSON file written by the port")
-    parser.add_argument("--vectors", default=VL.DEFAULT_VECTOR_DIR, help="vector directory (default: conformance/vectors)")
+    parser.add_argument(
+        "--vectors",
+        action="append",
+        metavar="DIR",
+        help="vector directory; may be repeated (default: conformance/vectors)",
+    )
     parser.add_argument("--allow-skipped", action="store_true", help="a vector with only skipped entries is not a failure")
     parser.add_argument("--no-wire-check", action="store_true", help="only compare pyfory's decoded value")
     parser.add_argument("--make-reference", metavar="OUT", help="write the vectors' own hex as a peer-bytes file and exit")
@@ -96,7 +132,8 @@ def main(argv=None):
 
     VL.require_pyfory()
     try:
-        vectors = VL.load_vectors(args.vectors)
+        vectors = VL.load_vector_dirs(args.vectors or [VL.DEFAULT_VECTOR_DIR])
+        type_fory = make_type_forys(vectors)
     except (OSError, ValueError, VL.VectorError) as exc:
         print("cannot load vectors: {}".format(exc))
         print("0 passed, 1 failed")
@@ -161,10 +198,14 @@ def main(argv=None):
             fail(name, path, "bad hex: {}".format(exc))
             continue
         with_bytes.add(name)
-        key = json.dumps(vec["settings"], sort_keys=True)
-        if key not in fory_cache:
-            fory_cache[key] = VL.make_fory(vec["settings"])
-        problems = check_entry(vec, data, fory_cache[key], not args.no_wire_check)
+        if "_types" in vec:
+            fory = type_fory[id(vec["_types"])]
+        else:
+            key = json.dumps(vec["settings"], sort_keys=True)
+            if key not in fory_cache:
+                fory_cache[key] = VL.make_fory(vec["settings"])
+            fory = fory_cache[key]
+        problems = check_entry(vec, data, fory, not args.no_wire_check)
         if problems:
             shown = problems[:8]
             if len(problems) > len(shown):

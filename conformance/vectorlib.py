@@ -524,11 +524,16 @@ def _int_of(node):
     return int(node["value"], 10)
 
 
-def node_to_py(node):
-    """The Python value pyfory is expected to produce when it decodes the node."""
+def node_to_py(node, types=None):
+    """The Python value pyfory is expected to produce when it decodes the node.
+
+    ``types`` (a TypeTable with its Python classes built) is needed for
+    "struct" and "enum" nodes."""
     t = node["type"]
     if t == "null":
         return None
+    if t in ("struct", "enum"):
+        return _user_node_to_py(node, types)
     if t == "bool":
         return bool(node["value"])
     if t in INT_RANGES:
@@ -563,11 +568,11 @@ def node_to_py(node):
             return cls([bool(v) for v in node["values"]])
         return cls([int(v, 10) for v in node["values"]])
     if t == "list":
-        return [node_to_py(n) for n in node["items"]]
+        return [node_to_py(n, types) for n in node["items"]]
     if t == "set":
-        return set(node_to_py(n) for n in node["items"])
+        return set(node_to_py(n, types) for n in node["items"])
     if t == "map":
-        return {node_to_py(k): node_to_py(v) for k, v in node["entries"]}
+        return {node_to_py(k, types): node_to_py(v, types) for k, v in node["entries"]}
     raise ValueError("unknown node type {!r}".format(t))
 
 
@@ -581,12 +586,13 @@ def _short(x, limit=80):
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
-def compare(node, actual, path="$"):
+def compare(node, actual, path="$", types=None):
     """Compare a decoded Python value with the expected node.
 
     Returns a list of human-readable differences (empty when equal).
     Floats are compared by bit pattern in the node's width (NaN payload and
-    the sign of zero included).
+    the sign of zero included).  ``types`` (a TypeTable with its Python
+    classes built) is needed for "struct" and "enum" nodes.
     """
     t = node["type"]
     out = []
@@ -597,6 +603,8 @@ def compare(node, actual, path="$"):
     if actual is None:
         out.append("{}: expected {}, got null".format(path, t))
         return out
+    if t in ("struct", "enum"):
+        return _compare_user(node, actual, path, types)
     if t == "bool":
         if type(actual) is not bool or actual != node["value"]:
             out.append("{}: expected bool {}, got {}".format(path, node["value"], _short(actual)))
@@ -671,7 +679,7 @@ def compare(node, actual, path="$"):
             out.append("{}: expected {} items, got {}".format(path, len(items), len(actual)))
             return out
         for i, (n, a) in enumerate(zip(items, actual)):
-            out.extend(compare(n, a, "{}[{}]".format(path, i)))
+            out.extend(compare(n, a, "{}[{}]".format(path, i), types))
         return out
     if t == "set":
         if type(actual) not in (set, frozenset):
@@ -684,11 +692,11 @@ def compare(node, actual, path="$"):
         remaining = list(actual)
         for i, n in enumerate(items):
             for j, a in enumerate(remaining):
-                if not compare(n, a):
+                if not compare(n, a, types=types):
                     del remaining[j]
                     break
             else:
-                out.append("{}{{{}}}: no element equal to {}".format(path, i, _short(node_to_py(n))))
+                out.append("{}{{{}}}: no element equal to {}".format(path, i, _short(node_to_py(n, types))))
         return out
     if t == "map":
         if type(actual) is not dict:
@@ -700,14 +708,14 @@ def compare(node, actual, path="$"):
             return out
         stored_keys = {k: k for k in actual}
         for i, (kn, vn) in enumerate(entries):
-            key = node_to_py(kn)
+            key = node_to_py(kn, types)
             kpath = "{}[{}]".format(path, _short(key, 40))
             if key not in stored_keys:
                 out.append("{}: key missing".format(kpath))
                 continue
-            key_diff = compare(kn, stored_keys[key], kpath + "<key>")
+            key_diff = compare(kn, stored_keys[key], kpath + "<key>", types)
             out.extend(key_diff)
-            out.extend(compare(vn, actual[key], kpath))
+            out.extend(compare(vn, actual[key], kpath, types))
         return out
     return ["{}: unknown node type {!r}".format(path, t)]
 
@@ -727,6 +735,13 @@ def nodes_equal_wire(expected, got, path="$", ignore=("approx", "encoding")):
     keys = (set(expected) | set(got)) - set(ignore)
     for key in sorted(keys):
         e, g = expected.get(key), got.get(key)
+        if key == "fields" and expected.get("type") == "struct" and isinstance(e, dict) and isinstance(g, dict):
+            if list(e) != list(g):
+                out.append("{}.fields: expected fields {}, got {}".format(path, list(e), list(g)))
+                continue
+            for fname in e:
+                out.extend(nodes_equal_wire(e[fname], g[fname], "{}.{}".format(path, fname), ignore))
+            continue
         if key in ("items", "entries", "values", "bits") and isinstance(e, list) and isinstance(g, list):
             if len(e) != len(g):
                 out.append("{}.{}: expected {} elements, got {}".format(path, key, len(e), len(g)))
@@ -796,9 +811,11 @@ def _unordered_wire_diff(expected, got, path, ignore):
 
 
 class WireReader:
-    def __init__(self, data):
+    def __init__(self, data, types=None):
         self.data = bytes(data)
         self.pos = 0
+        self.types = types  # TypeTable for struct/enum type info, or None
+        self.meta_strings = []  # meta strings read so far (for back-references)
 
     def fail(self, msg):
         raise WireError("offset {}: {}".format(self.pos, msg))
@@ -876,6 +893,8 @@ def _schema_child(schema, index):
 
 
 def _declared_type_id(schema, r):
+    if schema is not None and schema[0] == "named" and r.types is not None:
+        return r.types.type_key(schema[1])
     if schema is None or schema[0] != "scalar":
         if schema is not None and schema[0] in ("list", "set", "map"):
             return TYPE_IDS[schema[0]]
@@ -896,6 +915,8 @@ _FIXED_INT_SIZES = {
 
 
 def _read_payload(r, type_id, schema=None):
+    if isinstance(type_id, tuple):
+        return _read_user_payload(r, type_id)
     name = TYPE_NAMES.get(type_id)
     if name is None:
         r.fail("unsupported type id {}".format(type_id))
@@ -985,6 +1006,8 @@ def _read_ref_flag(r):
 def _read_type_id(r):
     tid = r.u8()
     if tid not in TYPE_NAMES:
+        if r.types is not None and tid in USER_TYPE_KINDS:
+            return _read_user_type_info(r, tid)
         r.fail("unsupported type id {}".format(tid))
     return tid
 
@@ -1086,12 +1109,14 @@ def _read_map(r, schema):
     return {"type": "map", "entries": entries}
 
 
-def decode_wire(data, schema=None):
+def decode_wire(data, schema=None, types=None):
     """Decode a whole xlang stream into a node. ``schema`` (a string or parsed
-    schema) is only consulted when the bytes use declared element types."""
+    schema) is only consulted when the bytes use declared element types.
+    ``types`` (a TypeTable) lets the decoder read application structs and
+    enums (same-schema mode)."""
     if isinstance(schema, str):
-        schema = parse_schema(schema)
-    r = WireReader(data)
+        schema = parse_schema(schema, types)
+    r = WireReader(data, types)
     header = r.u8()
     if header & 0xFC:
         r.fail("unknown header bits 0x{:02x}".format(header))
@@ -1113,10 +1138,11 @@ def decode_wire(data, schema=None):
 # ---------------------------------------------------------------------------
 
 
-def parse_schema(text):
+def parse_schema(text, types=None):
     """Parse a schema expression into a tuple tree:
     ("scalar", name) | ("none",) | ("any",) | ("option", T) | ("list", T) |
-    ("set", T) | ("map", K, V)."""
+    ("set", T) | ("map", K, V), plus ("named", name) for a struct or enum
+    name of ``types`` (a TypeTable or a collection of names)."""
     pos = 0
 
     def ident():
@@ -1154,6 +1180,8 @@ def parse_schema(text):
             return ("any",)
         if name in SCALAR_NAMES:
             return ("scalar", name)
+        if types is not None and name in types:
+            return ("named", name)
         raise VectorError("unknown schema type {!r} in {!r}".format(name, text))
 
     tree = parse()
@@ -1168,6 +1196,8 @@ def format_schema(tree):
         return tree[1]
     if kind in ("none", "any"):
         return kind
+    if kind == "named":
+        return tree[1]
     if kind == "unknown":
         return "?"
     if kind in ("list", "set", "option"):
@@ -1217,6 +1247,8 @@ def _derive(node):
     t = node["type"]
     if t == "null":
         return ("none",)
+    if t in ("struct", "enum"):
+        return ("named", node["name"])
     if t in ("list", "set"):
         return (t, _derive_elements(node["items"]))
     if t == "map":
@@ -1243,10 +1275,11 @@ def derive_schema(node):
     return format_schema(tree)
 
 
-def schema_errors(schema, node, path="$"):
-    """Does the node fit the schema? Returns a list of problems."""
+def schema_errors(schema, node, path="$", types=None):
+    """Does the node fit the schema? Returns a list of problems.
+    ``types`` (a TypeTable) is needed for struct and enum names."""
     if isinstance(schema, str):
-        schema = parse_schema(schema)
+        schema = parse_schema(schema, types)
     kind = schema[0]
     t = node["type"]
     if kind == "any":
@@ -1256,25 +1289,27 @@ def schema_errors(schema, node, path="$"):
     if kind == "option":
         if t == "null":
             return []
-        return schema_errors(schema[1], node, path)
+        return schema_errors(schema[1], node, path, types)
     if t == "null":
         return ["{}: null in a non-optional {} position".format(path, format_schema(schema))]
     if kind == "scalar":
         return [] if t == schema[1] else ["{}: schema {} but node is {}".format(path, schema[1], t)]
+    if kind == "named":
+        return _user_schema_errors(schema[1], node, path, types)
     if kind in ("list", "set"):
         if t != kind:
             return ["{}: schema {} but node is {}".format(path, kind, t)]
         out = []
         for i, n in enumerate(node["items"]):
-            out.extend(schema_errors(schema[1], n, "{}[{}]".format(path, i)))
+            out.extend(schema_errors(schema[1], n, "{}[{}]".format(path, i), types))
         return out
     if kind == "map":
         if t != "map":
             return ["{}: schema map but node is {}".format(path, t)]
         out = []
         for i, (k, v) in enumerate(node["entries"]):
-            out.extend(schema_errors(schema[1], k, "{}[{}].key".format(path, i)))
-            out.extend(schema_errors(schema[2], v, "{}[{}].value".format(path, i)))
+            out.extend(schema_errors(schema[1], k, "{}[{}].key".format(path, i), types))
+            out.extend(schema_errors(schema[2], v, "{}[{}].value".format(path, i), types))
         return out
     return ["{}: bad schema {!r}".format(path, schema)]
 
@@ -1293,6 +1328,9 @@ def iter_nodes(node):
     elif t == "map":
         for k, v in node["entries"]:
             yield from iter_nodes(k)
+            yield from iter_nodes(v)
+    elif t == "struct":
+        for v in node["fields"].values():
             yield from iter_nodes(v)
 
 
@@ -1341,6 +1379,12 @@ def load_vectors(directory=None):
     seen = {}
     for fname in files:
         doc = load_vector_file(os.path.join(directory, fname))
+        table = None
+        if "types" in doc:  # struct/enum vectors: the file's own type definitions
+            table = TypeTable(doc["types"])
+            problems = table.own_facts_errors()
+            if problems:
+                raise VectorError("{}: {}".format(fname, "; ".join(problems[:5])))
         for vec in doc["vectors"]:
             name = vec.get("name")
             if not name:
@@ -1355,5 +1399,899 @@ def load_vectors(directory=None):
                 raise VectorError("{}: vector {!r} has writer_same=false without a note".format(fname, name))
             vec = dict(vec)
             vec["_group"] = doc.get("group")
+            if table is not None:
+                vec["_types"] = table
+            vectors.append(vec)
+    return vectors
+
+
+# ---------------------------------------------------------------------------
+# application types: structs and enums (same-schema mode)
+# ---------------------------------------------------------------------------
+#
+# A vector file may carry a "types" list (see README.md, "Struct and enum
+# vectors").  Everything below works from those definitions: the field wire
+# order, the schema fingerprint and its 32-bit hash, the meta strings of
+# name-registered types, the decoding of struct/enum payloads, and the
+# Python classes (dataclasses and Enums) that mirror the definitions for
+# pyfory.  The rules are our own reading of pyfory 1.7.7; generate_structs.py
+# checks each of them against pyfory and refuses to write a file otherwise.
+
+DEFAULT_STRUCT_VECTOR_DIR = os.path.join(HERE, "vectors_structs")
+STRUCT_SETTINGS = {"xlang": True, "ref": False, "compatible": False}
+
+# xlang type ids of registered application types
+ENUM_TYPE_ID = 25
+NAMED_ENUM_TYPE_ID = 26
+STRUCT_TYPE_ID = 27
+NAMED_STRUCT_TYPE_ID = 29
+# type id -> (kind, registered by name)
+USER_TYPE_KINDS = {
+    ENUM_TYPE_ID: ("enum", False),
+    NAMED_ENUM_TYPE_ID: ("enum", True),
+    STRUCT_TYPE_ID: ("struct", False),
+    NAMED_STRUCT_TYPE_ID: ("struct", True),
+}
+
+# primitive kinds (the ones sorted into the leading "primitive" field groups)
+PRIMITIVE_SIZES = {
+    "bool": 1,
+    "int8": 1,
+    "int16": 2,
+    "int32": 4,
+    "varint32": 4,
+    "int64": 8,
+    "varint64": 8,
+    "tagged_int64": 8,
+    "uint8": 1,
+    "uint16": 2,
+    "uint32": 4,
+    "var_uint32": 4,
+    "uint64": 8,
+    "var_uint64": 8,
+    "tagged_uint64": 8,
+    "float16": 2,
+    "bfloat16": 2,
+    "float32": 4,
+    "float64": 8,
+}
+COMPRESSED_KINDS = frozenset(["varint32", "varint64", "tagged_int64", "var_uint32", "var_uint64", "tagged_uint64"])
+
+_MASK64 = (1 << 64) - 1
+
+
+def _to_signed(value, bits):
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
+# -- MurmurHash3 x64 128 ------------------------------------------------------
+
+
+def _rotl64(x, r):
+    return ((x << r) | (x >> (64 - r))) & _MASK64
+
+
+def _fmix64(k):
+    k ^= k >> 33
+    k = (k * 0xFF51AFD7ED558CCD) & _MASK64
+    k ^= k >> 33
+    k = (k * 0xC4CEB9FE1A85EC53) & _MASK64
+    k ^= k >> 33
+    return k
+
+
+def murmur3_x64_128(data, seed):
+    """MurmurHash3 x64 128-bit; returns (h1, h2) as unsigned 64-bit ints."""
+    c1, c2 = 0x87C37B91114253D5, 0x4CF5AD432745937F
+    h1 = h2 = seed & _MASK64
+    n = len(data)
+    full = n - n % 16
+    for off in range(0, full, 16):
+        k1 = int.from_bytes(data[off : off + 8], "little")
+        k2 = int.from_bytes(data[off + 8 : off + 16], "little")
+        k1 = (_rotl64((k1 * c1) & _MASK64, 31) * c2) & _MASK64
+        h1 ^= k1
+        h1 = (((_rotl64(h1, 27) + h2) & _MASK64) * 5 + 0x52DCE729) & _MASK64
+        k2 = (_rotl64((k2 * c2) & _MASK64, 33) * c1) & _MASK64
+        h2 ^= k2
+        h2 = (((_rotl64(h2, 31) + h1) & _MASK64) * 5 + 0x38495AB5) & _MASK64
+    tail = data[full:]
+    if len(tail) > 8:
+        k2 = int.from_bytes(tail[8:], "little")
+        h2 ^= (_rotl64((k2 * c2) & _MASK64, 33) * c1) & _MASK64
+    if tail:
+        k1 = int.from_bytes(tail[:8], "little")
+        h1 ^= (_rotl64((k1 * c1) & _MASK64, 31) * c2) & _MASK64
+    h1 ^= n
+    h2 ^= n
+    h1 = (h1 + h2) & _MASK64
+    h2 = (h2 + h1) & _MASK64
+    h1 = _fmix64(h1)
+    h2 = _fmix64(h2)
+    h1 = (h1 + h2) & _MASK64
+    h2 = (h2 + h1) & _MASK64
+    return h1, h2
+
+
+# -- meta strings (namespaces and type names) ------------------------------------
+
+META_ENCODING_NAMES = (
+    "UTF_8",
+    "LOWER_SPECIAL",
+    "LOWER_UPPER_DIGIT_SPECIAL",
+    "FIRST_TO_LOWER_SPECIAL",
+    "ALL_TO_LOWER_SPECIAL",
+)
+# role -> the two special characters of the 6-bit alphabet (values 62, 63)
+META_SPECIALS = {"namespace": (".", "_"), "typename": ("$", "_")}
+_LOWER_SPECIAL_ALPHABET = "abcdefghijklmnopqrstuvwxyz._$|"  # values 0..29
+META_SMALL_LIMIT = 16  # longer encodings carry an 8-byte hash on the wire
+
+
+def _ascii_lower(c):
+    return "a" <= c <= "z"
+
+
+def _ascii_upper(c):
+    return "A" <= c <= "Z"
+
+
+def _ascii_digit(c):
+    return "0" <= c <= "9"
+
+
+def meta_string_encoding(text, role):
+    """Encoding index pyfory picks for a namespace/type name (ASCII input;
+    pyfory 1.7.7 cannot encode names with non-ASCII letters, see README)."""
+    if not text:
+        return 0
+    sp1, sp2 = META_SPECIALS[role]
+    if all(_ascii_lower(c) or c in "._$|" for c in text):
+        return 1
+    if all(_ascii_lower(c) or _ascii_upper(c) or _ascii_digit(c) or c in (sp1, sp2) for c in text):
+        digits = sum(1 for c in text if _ascii_digit(c))
+        uppers = sum(1 for c in text if _ascii_upper(c))
+        if digits:
+            return 2
+        if uppers == 1 and _ascii_upper(text[0]):
+            return 3
+        if (len(text) + uppers) * 5 < len(text) * 6:
+            return 4
+        return 2
+    return 0
+
+
+def _pack_bits(values, width):
+    total = len(values) * width + 1  # one leading flag bit
+    nbytes = (total + 7) // 8
+    acc = 0
+    for v in values:
+        acc = (acc << width) | v
+    acc <<= nbytes * 8 - total
+    out = bytearray(acc.to_bytes(nbytes, "big"))
+    if nbytes * 8 >= total + width:  # room for one more (spurious) char: flag it
+        out[0] |= 0x80
+    return bytes(out)
+
+
+def _unpack_bits(data, width):
+    count = (len(data) * 8 - 1) // width
+    if data[0] & 0x80:
+        count -= 1
+    acc = int.from_bytes(data, "big")
+    nbits = len(data) * 8
+    out = []
+    for i in range(count):
+        shift = nbits - 1 - width * (i + 1)
+        out.append((acc >> shift) & ((1 << width) - 1))
+    return out
+
+
+def meta_string_encode(text, role):
+    """(encoding index, encoded bytes) of a namespace or type name."""
+    enc = meta_string_encoding(text, role)
+    if not text:
+        return 0, b""
+    sp1, sp2 = META_SPECIALS[role]
+    if enc == 0:
+        return 0, text.encode("utf-8")
+    if enc == 1:
+        return 1, _pack_bits([_LOWER_SPECIAL_ALPHABET.index(c) for c in text], 5)
+    if enc == 3:
+        chars = text[0].lower() + text[1:]
+        return 3, _pack_bits([_LOWER_SPECIAL_ALPHABET.index(c) for c in chars], 5)
+    if enc == 4:
+        chars = "".join("|" + c.lower() if _ascii_upper(c) else c for c in text)
+        return 4, _pack_bits([_LOWER_SPECIAL_ALPHABET.index(c) for c in chars], 5)
+
+    def v6(c):
+        if _ascii_lower(c):
+            return ord(c) - 97
+        if _ascii_upper(c):
+            return 26 + ord(c) - 65
+        if _ascii_digit(c):
+            return 52 + ord(c) - 48
+        return 62 if c == sp1 else 63
+
+    return 2, _pack_bits([v6(c) for c in text], 6)
+
+
+def meta_string_decode(data, enc, role):
+    if not data:
+        return ""
+    sp1, sp2 = META_SPECIALS[role]
+    if enc == 0:
+        return data.decode("utf-8")
+    if enc == 2:
+        table = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789" + sp1 + sp2
+        return "".join(table[v] for v in _unpack_bits(data, 6))
+    if enc not in (1, 3, 4):
+        raise ValueError("unknown meta string encoding {}".format(enc))
+    vals = _unpack_bits(data, 5)
+    if any(v >= len(_LOWER_SPECIAL_ALPHABET) for v in vals):
+        raise ValueError("bad 5-bit meta string character")
+    text = "".join(_LOWER_SPECIAL_ALPHABET[v] for v in vals)
+    if enc == 3:
+        return text[:1].upper() + text[1:]
+    if enc == 4:
+        out, i = [], 0
+        while i < len(text):
+            if text[i] == "|":
+                if i + 1 >= len(text):
+                    raise ValueError("trailing escape in ALL_TO_LOWER_SPECIAL meta string")
+                out.append(text[i + 1].upper())
+                i += 2
+            else:
+                out.append(text[i])
+                i += 1
+        return "".join(out)
+    return text
+
+
+def meta_string_hash(data, enc):
+    """The signed 64-bit hash written before an encoding longer than 16 bytes:
+    the first half of MurmurHash3_x64_128(data, seed 47) with its low byte
+    replaced by the encoding index."""
+    h1 = murmur3_x64_128(data, 47)[0]
+    return _to_signed((h1 & ~0xFF & _MASK64) | enc, 64)
+
+
+def _var_uint32_bytes(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def meta_string_first_write(enc, data):
+    """Bytes of a meta string the first time it appears in a stream."""
+    out = bytearray(_var_uint32_bytes(len(data) << 1))
+    if len(data) > META_SMALL_LIMIT:
+        out += struct.pack("<q", meta_string_hash(data, enc))
+    elif data:
+        out.append(enc)
+    return bytes(out + data)
+
+
+# -- field names -------------------------------------------------------------------
+
+
+def snake_case(name):
+    """The snake_case form pyfory sorts and fingerprints field names by:
+    an '_' goes before an upper-case letter that follows a lower-case letter
+    or digit, or that starts a new word after an upper-case run
+    ("HTTPServer" -> "http_server"); trailing '_' are dropped."""
+    out = []
+    prev = ""
+    for i, ch in enumerate(name):
+        if ch.isupper():
+            next_lower = i + 1 < len(name) and name[i + 1].islower()
+            boundary = prev.islower() or prev.isdigit() or (prev.isupper() and next_lower)
+            if out and out[-1] != "_" and boundary:
+                out.append("_")
+            out.append(ch.lower())
+        else:
+            out.append(ch)
+        prev = ch
+    return "".join(out).rstrip("_")
+
+
+def _is_ascii_identifier(name):
+    import keyword
+
+    return (
+        isinstance(name, str)
+        and name.isascii()
+        and name.isidentifier()
+        and not keyword.iskeyword(name)
+    )
+
+
+# -- the type table ------------------------------------------------------------------
+
+_STRUCT_DEF_KEYS = {"name", "kind", "register", "fields", "field_order", "fingerprint", "hash", "meta_strings", "note"}
+_ENUM_DEF_KEYS = {"name", "kind", "register", "variants", "meta_strings", "note"}
+_RESERVED_TYPE_NAMES = set(SCALAR_NAMES) | {"none", "any", "list", "set", "map", "option", "null", "struct", "enum"}
+
+
+class TypeTable:
+    """The struct and enum definitions of one vector file."""
+
+    def __init__(self, defs):
+        if not isinstance(defs, list):
+            raise VectorError("'types' must be a list")
+        self._defs = {}
+        self._by_id = {}
+        self._by_reg_name = {}
+        for d in defs:
+            self._add(d)
+        self._fields = {}
+        for name, d in self._defs.items():
+            if d["kind"] == "struct":
+                self._fields[name] = self._parse_fields(d)
+        self._check_acyclic()
+        self._order_cache = {}
+        self._classes = None
+
+    # validation ----------------------------------------------------------------
+    def _add(self, d):
+        if not isinstance(d, dict):
+            raise VectorError("type definition is not an object: {!r}".format(d))
+        name = d.get("name")
+        if not _is_ascii_identifier(name) or name in _RESERVED_TYPE_NAMES:
+            raise VectorError("bad type name {!r}".format(name))
+        if name in self._defs:
+            raise VectorError("type {} defined twice".format(name))
+        kind = d.get("kind")
+        if kind not in ("struct", "enum"):
+            raise VectorError("type {}: kind must be struct or enum".format(name))
+        extra = set(d) - (_STRUCT_DEF_KEYS if kind == "struct" else _ENUM_DEF_KEYS)
+        if extra:
+            raise VectorError("type {}: unknown keys {}".format(name, sorted(extra)))
+        reg = d.get("register")
+        if not isinstance(reg, dict):
+            raise VectorError("type {}: no 'register'".format(name))
+        if set(reg) == {"id"}:
+            uid = reg["id"]
+            if type(uid) is not int or not 1 <= uid <= 0xFFFFFFFE:
+                raise VectorError("type {}: bad id {!r}".format(name, uid))
+            if uid in self._by_id:
+                raise VectorError("type {}: id {} already used by {}".format(name, uid, self._by_id[uid]))
+            self._by_id[uid] = name
+        elif set(reg) == {"namespace", "typename"}:
+            ns, tn = reg["namespace"], reg["typename"]
+            if not isinstance(ns, str) or not isinstance(tn, str) or not tn or "." in tn or ns.endswith("."):
+                raise VectorError("type {}: bad namespace/typename {!r}".format(name, reg))
+            if (ns, tn) in self._by_reg_name:
+                raise VectorError("type {}: name {!r} already used".format(name, reg))
+            self._by_reg_name[(ns, tn)] = name
+        else:
+            raise VectorError("type {}: 'register' needs 'id' or 'namespace'+'typename'".format(name))
+        if kind == "enum":
+            variants = d.get("variants")
+            if not isinstance(variants, list) or not variants:
+                raise VectorError("enum {}: no variants".format(name))
+            names, ids = set(), set()
+            for v in variants:
+                if not isinstance(v, dict) or set(v) - {"name", "id", "py_value"} or not _is_ascii_identifier(v.get("name")):
+                    raise VectorError("enum {}: bad variant {!r}".format(name, v))
+                if type(v.get("id")) is not int or not 0 <= v["id"] <= 0xFFFFFFFF:
+                    raise VectorError("enum {}: bad variant id {!r}".format(name, v))
+                if v["name"] in names or v["id"] in ids:
+                    raise VectorError("enum {}: duplicate variant {!r}".format(name, v))
+                names.add(v["name"])
+                ids.add(v["id"])
+        else:
+            if not isinstance(d.get("fields"), list):
+                raise VectorError("struct {}: no field list".format(name))
+        self._defs[name] = d
+
+    def _parse_fields(self, d):
+        out = []
+        seen, snakes, tags = set(), set(), set()
+        for f in d["fields"]:
+            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id"}:
+                raise VectorError("struct {}: bad field {!r}".format(d["name"], f))
+            fname = f.get("name")
+            if not _is_ascii_identifier(fname) or fname.endswith("_"):
+                raise VectorError("struct {}: bad field name {!r}".format(d["name"], fname))
+            if fname in seen or snake_case(fname) in snakes:
+                raise VectorError("struct {}: field {} clashes with another".format(d["name"], fname))
+            seen.add(fname)
+            snakes.add(snake_case(fname))
+            tree = parse_schema(f.get("schema", ""), self)
+            if tree[0] == "none" or ("option" == tree[0] and tree[1][0] in ("any", "none")):
+                raise VectorError("struct {}: field {}: schema {} not allowed".format(d["name"], fname, f["schema"]))
+            tag = f.get("tag_id")
+            if tag is not None:
+                if type(tag) is not int or not 0 <= tag < (1 << 29) or tag in tags:
+                    raise VectorError("struct {}: field {}: bad tag_id {!r}".format(d["name"], fname, tag))
+                tags.add(tag)
+            out.append((fname, tree, tag))
+        return out
+
+    def _check_acyclic(self):
+        state = {}
+
+        def refs(tree):
+            if tree[0] == "named":
+                yield tree[1]
+            for sub in tree[1:]:
+                if isinstance(sub, tuple):
+                    yield from refs(sub)
+
+        def visit(name, stack):
+            if state.get(name) == "done":
+                return
+            if state.get(name) == "active":
+                raise VectorError("recursive struct definitions are not supported: {}".format(" -> ".join(stack + [name])))
+            state[name] = "active"
+            for _fname, tree, _tag in self._fields.get(name, ()):
+                for ref in refs(tree):
+                    visit(ref, stack + [name])
+            state[name] = "done"
+
+        for name in self._defs:
+            visit(name, [])
+
+    # lookups -------------------------------------------------------------------
+    def __contains__(self, name):
+        return name in self._defs
+
+    def __iter__(self):
+        return iter(self._defs)
+
+    def get(self, name):
+        return self._defs[name]
+
+    def kind(self, name):
+        return self._defs[name]["kind"]
+
+    def type_key(self, name):
+        return (self._defs[name]["kind"], name)
+
+    def is_named(self, name):
+        return "typename" in self._defs[name]["register"]
+
+    def by_id(self, uid):
+        return self._by_id.get(uid)
+
+    def by_reg_name(self, namespace, typename):
+        return self._by_reg_name.get((namespace, typename))
+
+    def fields(self, name):
+        """[(field name, schema tree, tag id or None)] in definition order."""
+        return self._fields[name]
+
+    def field_tree(self, name, fname):
+        for f, tree, _tag in self._fields[name]:
+            if f == fname:
+                return tree
+        raise KeyError(fname)
+
+    def variant_by_id(self, name, vid):
+        for v in self._defs[name]["variants"]:
+            if v["id"] == vid:
+                return v["name"]
+        return None
+
+    def variant_id(self, name, variant):
+        for v in self._defs[name]["variants"]:
+            if v["name"] == variant:
+                return v["id"]
+        return None
+
+    # the rules ---------------------------------------------------------------------
+    @staticmethod
+    def _sort_key(fname, tag):
+        return (0, tag, "") if tag is not None else (1, snake_case(fname), fname)
+
+    def wire_order(self, name):
+        """Field names in the order their values are written:
+        1. non-nullable primitives, 2. nullable primitives, each sorted by
+        (fixed-width before varint/tagged, larger size first, lower type id,
+        then tag id / snake_case name); 3. every other field sorted by tag id
+        (tagged fields first) and then snake_case name."""
+        if name in self._order_cache:
+            return self._order_cache[name]
+        plain, nullable, other = [], [], []
+        for fname, tree, tag in self._fields[name]:
+            is_null = tree[0] == "option"
+            inner = tree[1] if is_null else tree
+            key = self._sort_key(fname, tag)
+            if inner[0] == "scalar" and inner[1] in PRIMITIVE_SIZES:
+                kind = inner[1]
+                pkey = (kind in COMPRESSED_KINDS, -PRIMITIVE_SIZES[kind], TYPE_IDS[kind], key)
+                (nullable if is_null else plain).append((pkey, fname))
+            else:
+                other.append((key, fname))
+        order = [f for _k, f in sorted(plain)] + [f for _k, f in sorted(nullable)] + [f for _k, f in sorted(other)]
+        self._order_cache[name] = order
+        return order
+
+    def _fp_type(self, tree, top):
+        nullable = "0"
+        if tree[0] == "option":
+            nullable = "1" if top else "0"
+            tree = tree[1]
+        k = tree[0]
+        if k == "list":
+            return "22,0,{}[{}]".format(nullable, self._fp_type(tree[1], False))
+        if k == "set":
+            return "23,0,{}[{}]".format(nullable, self._fp_type(tree[1], False))
+        if k == "map":
+            return "24,0,{}[{}|{}]".format(nullable, self._fp_type(tree[1], False), self._fp_type(tree[2], False))
+        if k == "scalar":
+            tid = TYPE_IDS[tree[1]]
+        else:  # struct and enum names, any
+            tid = 0
+        return "{},0,{}".format(tid, nullable)
+
+    def fingerprint(self, name):
+        """'<tag id or snake_case name>,<type id>,<ref>,<nullable>[children];'
+        per field, sorted like the non-primitive field group."""
+        parts = []
+        for fname, tree, tag in self._fields[name]:
+            ident = str(tag) if tag is not None else snake_case(fname)
+            parts.append((self._sort_key(fname, tag), "{},{};".format(ident, self._fp_type(tree, True))))
+        return "".join(p for _k, p in sorted(parts))
+
+    def struct_hash(self, name):
+        """Signed low 32 bits of MurmurHash3_x64_128(fingerprint, 47)[0]; 47
+        when the fingerprint is empty."""
+        fp = self.fingerprint(name).encode("utf-8")
+        if not fp:
+            return 47
+        return _to_signed(murmur3_x64_128(fp, 47)[0], 32)
+
+    def meta_strings(self, name):
+        """Own encoding of the namespace and type name of a named type."""
+        reg = self._defs[name]["register"]
+        out = {}
+        for role in ("namespace", "typename"):
+            enc, data = meta_string_encode(reg[role], role)
+            entry = {"text": reg[role], "encoding": META_ENCODING_NAMES[enc], "hex": data.hex(),
+                     "first_write_hex": meta_string_first_write(enc, data).hex()}
+            out[role] = entry
+        return out
+
+    def own_facts_errors(self):
+        """Compare the facts stored in the definitions (if any) with our own
+        computation of them."""
+        problems = []
+        for name, d in self._defs.items():
+            if d["kind"] == "struct":
+                for key, own in (("field_order", self.wire_order(name)), ("fingerprint", self.fingerprint(name)),
+                                 ("hash", self.struct_hash(name))):
+                    if key in d and d[key] != own:
+                        problems.append("type {}: stored {} {!r} differs from the computed {!r}".format(name, key, d[key], own))
+            if "meta_strings" in d:
+                if not self.is_named(name):
+                    problems.append("type {}: meta_strings on a type registered by id".format(name))
+                elif d["meta_strings"] != self.meta_strings(name):
+                    problems.append("type {}: stored meta_strings differ from the computed ones".format(name))
+        return problems
+
+    # Python mirrors (need pyfory) ----------------------------------------------------
+    def python_classes(self):
+        """name -> Python class: an enum.Enum per enum, a dataclass per struct."""
+        if self._classes is None:
+            self._classes = _build_python_classes(self)
+        return self._classes
+
+    def python_class(self, name):
+        return self.python_classes()[name]
+
+    def register(self, fory):
+        classes = self.python_classes()
+        for name, d in self._defs.items():
+            reg = d["register"]
+            if "id" in reg:
+                fory.register_type(classes[name], type_id=reg["id"])
+            else:
+                full = reg["typename"] if not reg["namespace"] else reg["namespace"] + "." + reg["typename"]
+                fory.register_type(classes[name], name=full)
+
+    def make_fory(self, settings=None):
+        fory = make_fory(settings or STRUCT_SETTINGS)
+        self.register(fory)
+        return fory
+
+
+def _scalar_hint(kind):
+    from pyfory import annotation
+
+    if kind in ANNOTATION_FOR_KIND:
+        return getattr(annotation, ANNOTATION_FOR_KIND[kind])
+    if kind in ARRAY_KINDS:
+        return array_class(kind)
+    return {
+        "bool": bool,
+        "string": str,
+        "binary": bytes,
+        "date": datetime.date,
+        "timestamp": datetime.datetime,
+        "duration": datetime.timedelta,
+    }[kind]
+
+
+def _python_hint(tree, classes):
+    import typing
+
+    k = tree[0]
+    if k == "option":
+        return typing.Optional[_python_hint(tree[1], classes)]
+    if k == "list":
+        return typing.List[_python_hint(tree[1], classes)]
+    if k == "set":
+        return typing.Set[_python_hint(tree[1], classes)]
+    if k == "map":
+        return typing.Dict[_python_hint(tree[1], classes), _python_hint(tree[2], classes)]
+    if k == "named":
+        return classes[tree[1]]
+    if k == "any":
+        return typing.Any
+    if k == "scalar":
+        return _scalar_hint(tree[1])
+    raise VectorError("no Python type for schema {}".format(format_schema(tree)))
+
+
+def _build_python_classes(types):
+    import dataclasses
+    import enum
+
+    pyfory = require_pyfory()
+    classes = {}
+    for name in types:
+        d = types.get(name)
+        if d["kind"] == "enum":
+            members = [(v["name"], v.get("py_value", v["id"])) for v in d["variants"]]
+            classes[name] = enum.Enum(name, members, module=__name__)
+
+    def build(name):
+        if name in classes:
+            return classes[name]
+        specs = []
+        for fname, tree, tag in types.fields(name):
+            for ref in _named_refs(tree):
+                build(ref)
+            hint = _python_hint(tree, classes)
+            if tag is not None:
+                specs.append((fname, hint, pyfory.field(tag, nullable=tree[0] == "option")))
+            else:
+                specs.append((fname, hint))
+        cls = dataclasses.make_dataclass(name, specs)
+        cls.__module__ = __name__
+        classes[name] = cls
+        return cls
+
+    for name in types:
+        if types.kind(name) == "struct":
+            build(name)
+    return classes
+
+
+def _named_refs(tree):
+    if tree[0] == "named":
+        yield tree[1]
+    for sub in tree[1:]:
+        if isinstance(sub, tuple):
+            yield from _named_refs(sub)
+
+
+def pyfory_struct_facts(fory, cls):
+    """field_order / fingerprint / hash as pyfory 1.7.7 computes them."""
+    from pyfory.struct import compute_struct_fingerprint
+
+    ser = fory.type_resolver.get_type_info(cls).serializer
+    if type(ser).__name__ == "DataClassStubSerializer":
+        ser = ser._replace()
+    fp = compute_struct_fingerprint(ser.type_resolver, ser._field_names, ser._serializers, ser._nullable_fields, ser._field_infos)
+    return {"field_order": list(ser._field_names), "fingerprint": fp, "hash": int(ser._hash)}
+
+
+def pyfory_meta_strings(fory, cls):
+    """Namespace and type name of a name-registered type, as pyfory encoded them."""
+    ti = fory.type_resolver.get_type_info(cls)
+    out = {}
+    for role, ems, text in (("namespace", ti.namespace_bytes, ti.decode_namespace()), ("typename", ti.typename_bytes, ti.decode_typename())):
+        data = bytes(ems.data)
+        enc = ems.encoding if data else 0
+        first = bytearray(_var_uint32_bytes(len(data) << 1))
+        if len(data) > META_SMALL_LIMIT:
+            first += struct.pack("<q", ems.hashcode)
+        elif data:
+            first.append(enc)
+        first += data
+        out[role] = {"text": text, "encoding": META_ENCODING_NAMES[enc], "hex": data.hex(), "first_write_hex": bytes(first).hex()}
+    return out
+
+
+def pyfory_facts_errors(types, fory):
+    """Compare stored and own facts with what pyfory computes for the Python
+    mirrors registered in ``fory``."""
+    problems = list(types.own_facts_errors())
+    classes = types.python_classes()
+    for name in types:
+        d = types.get(name)
+        if d["kind"] == "struct":
+            facts = pyfory_struct_facts(fory, classes[name])
+            own = {"field_order": types.wire_order(name), "fingerprint": types.fingerprint(name), "hash": types.struct_hash(name)}
+            for key, value in facts.items():
+                if own[key] != value:
+                    problems.append("type {}: pyfory {} {!r}, computed {!r}".format(name, key, value, own[key]))
+        if types.is_named(name):
+            pm = pyfory_meta_strings(fory, classes[name])
+            if pm != types.meta_strings(name):
+                problems.append("type {}: pyfory meta strings {!r}, computed {!r}".format(name, pm, types.meta_strings(name)))
+    return problems
+
+
+# -- nodes of struct / enum values ---------------------------------------------------
+
+
+def _user_node_to_py(node, types):
+    if types is None:
+        raise ValueError("a {} node needs the type definitions".format(node["type"]))
+    cls = types.python_class(node["name"])
+    if node["type"] == "enum":
+        return cls[node["variant"]]
+    return cls(**{f: node_to_py(v, types) for f, v in node["fields"].items()})
+
+
+def _compare_user(node, actual, path, types):
+    t = node["type"]
+    if types is None or node.get("name") not in types:
+        return ["{}: no definition for {} {!r}".format(path, t, node.get("name"))]
+    cls = types.python_class(node["name"])
+    if t == "enum":
+        if type(actual) is not cls or actual.name != node["variant"]:
+            return ["{}: expected enum {}.{}, got {}".format(path, node["name"], node["variant"], _short(actual))]
+        return []
+    if type(actual) is not cls:
+        return ["{}: expected struct {}, got {}".format(path, node["name"], type(actual).__name__)]
+    out = []
+    for fname, fnode in node["fields"].items():
+        if not hasattr(actual, fname):
+            out.append("{}.{}: field missing".format(path, fname))
+            continue
+        out.extend(compare(fnode, getattr(actual, fname), "{}.{}".format(path, fname), types))
+    return out
+
+
+def _user_schema_errors(name, node, path, types):
+    if types is None or name not in types:
+        return ["{}: unknown type {}".format(path, name)]
+    d = types.get(name)
+    t = node["type"]
+    if t != d["kind"] or node.get("name") != name:
+        return ["{}: schema {} ({}) but node is {} {}".format(path, name, d["kind"], t, node.get("name", ""))]
+    if t == "enum":
+        vid = types.variant_id(name, node.get("variant"))
+        if vid is None or vid != node.get("id"):
+            return ["{}: enum {} has no variant {!r} with id {!r}".format(path, name, node.get("variant"), node.get("id"))]
+        return []
+    expected = [f for f, _t, _g in types.fields(name)]
+    fields = node.get("fields")
+    if not isinstance(fields, dict) or list(fields) != expected:
+        return ["{}: struct {} needs the fields {} in this order, node has {}".format(
+            path, name, expected, list(fields) if isinstance(fields, dict) else fields)]
+    out = []
+    for fname, tree, _tag in types.fields(name):
+        out.extend(schema_errors(tree, fields[fname], "{}.{}".format(path, fname), types))
+    return out
+
+
+# -- decoding struct / enum payloads ------------------------------------------------------
+
+
+def _read_meta_string(r, role):
+    header = r.var_uint32()
+    if header & 1:
+        index = header >> 1
+        if not 1 <= index <= len(r.meta_strings):
+            r.fail("meta string back-reference {} but only {} read".format(index, len(r.meta_strings)))
+        enc, data = r.meta_strings[index - 1]
+    else:
+        length = header >> 1
+        if length == 0:
+            enc, data = 0, b""
+        elif length <= META_SMALL_LIMIT:
+            enc = r.u8()
+            data = r.take(length)
+        else:
+            hashcode = r.fixed(8, True)
+            data = r.take(length)
+            enc = hashcode & 0xFF
+            if enc < len(META_ENCODING_NAMES) and hashcode != meta_string_hash(data, enc):
+                r.fail("meta string hash {} does not match its bytes (expected {})".format(hashcode, meta_string_hash(data, enc)))
+        if enc >= len(META_ENCODING_NAMES):
+            r.fail("unknown meta string encoding {}".format(enc))
+        r.meta_strings.append((enc, data))
+    try:
+        return meta_string_decode(data, enc, role)
+    except (ValueError, UnicodeDecodeError, IndexError) as exc:
+        r.fail("bad {} meta string: {}".format(role, exc))
+
+
+def _read_user_type_info(r, tid):
+    kind, by_name = USER_TYPE_KINDS[tid]
+    if by_name:
+        ns = _read_meta_string(r, "namespace")
+        tn = _read_meta_string(r, "typename")
+        name = r.types.by_reg_name(ns, tn)
+        if name is None:
+            r.fail("no type registered as namespace {!r} type name {!r}".format(ns, tn))
+    else:
+        uid = r.var_uint32()
+        name = r.types.by_id(uid)
+        if name is None:
+            r.fail("no type registered with id {}".format(uid))
+    if r.types.kind(name) != kind or r.types.is_named(name) != by_name:
+        r.fail("type id {} does not fit {} (a {} registered by {})".format(
+            tid, name, r.types.kind(name), "name" if r.types.is_named(name) else "id"))
+    return (kind, name)
+
+
+def _read_user_payload(r, key):
+    kind, name = key
+    if kind == "enum":
+        vid = r.var_uint32()
+        variant = r.types.variant_by_id(name, vid)
+        if variant is None:
+            r.fail("enum {} has no variant with id {}".format(name, vid))
+        return {"type": "enum", "name": name, "variant": variant, "id": vid}
+    got = r.fixed(4, True)
+    expected = r.types.struct_hash(name)
+    if got != expected:
+        r.fail("struct {}: schema hash {} but expected {}".format(name, got, expected))
+    values = {}
+    for fname in r.types.wire_order(name):
+        values[fname] = _read_struct_field(r, r.types.field_tree(name, fname))
+    return {"type": "struct", "name": name, "fields": {f: values[f] for f, _t, _g in r.types.fields(name)}}
+
+
+def _read_struct_field(r, tree):
+    if tree[0] == "option":
+        if not _read_ref_flag(r):
+            return {"type": "null"}
+        tree = tree[1]
+    k = tree[0]
+    if k == "any":
+        return _read_payload(r, _read_type_id(r), None)
+    if k == "named":
+        key = r.types.type_key(tree[1])
+        if key[0] == "struct" and r.types.is_named(tree[1]):
+            start = r.pos
+            got = _read_type_id(r)
+            if got != key:
+                r.pos = start
+                r.fail("expected the type info of named struct {}, got {!r}".format(tree[1], got))
+        return _read_user_payload(r, key)
+    if k == "scalar":
+        return _read_payload(r, TYPE_IDS[tree[1]], tree)
+    if k in ("list", "set", "map"):
+        return _read_payload(r, TYPE_IDS[k], tree)
+    r.fail("cannot read a field of schema {}".format(format_schema(tree)))
+
+
+# -- loading several vector directories -----------------------------------------------------
+
+
+def load_vector_dirs(directories):
+    """load_vectors() for each directory; names must be unique across all."""
+    vectors = []
+    seen = {}
+    for directory in directories:
+        for vec in load_vectors(directory):
+            if vec["name"] in seen:
+                raise VectorError("duplicate vector name {!r} in {} and {}".format(vec["name"], seen[vec["name"]], directory))
+            seen[vec["name"]] = directory
             vectors.append(vec)
     return vectors

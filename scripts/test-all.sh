@@ -29,3 +29,4 @@ echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote"
 
 echo "== the committed vectors are what pinned pyfory writes"
 "$venv/bin/python" conformance/generate.py --check
+"$venv/bin/python" conformance/gen_meta_strings.py --check

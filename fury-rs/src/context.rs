@@ -2,6 +2,8 @@
 
 use crate::buffer::{Reader, Writer};
 use crate::error::{Error, ErrorKind, Result};
+use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
+use crate::resolver::Registry;
 use crate::types::{RefFlag, TypeId};
 
 /// Counts nesting levels against a limit, so that deep input is an error and not a stack
@@ -27,23 +29,58 @@ impl Depth {
     }
 }
 
-/// State of one serialize call: the output and the nesting depth.
+/// Settings that generated code consults while writing or reading.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// Default encoding of i32/u32/i64/u64 struct fields: varint (`true`) or fixed.
+    pub compress_int: bool,
+    /// Limit on nesting depth.
+    pub max_depth: u32,
+    /// Compatible (schema-evolution) mode for structs.
+    pub compatible: bool,
+}
+
+/// State of one serialize call: the output, the registry and the nesting depth.
 pub struct WriteContext<'a> {
     /// Output bytes.
     pub writer: Writer<'a>,
+    registry: &'a Registry,
+    options: Options,
     depth: Depth,
+    meta_strings: MetaStringWriteState,
 }
 
 impl<'a> WriteContext<'a> {
-    /// A context appending to `out`, refusing to nest deeper than `max_depth`.
-    pub fn new(out: &'a mut Vec<u8>, max_depth: u32) -> Self {
+    /// A context appending to `out`.
+    pub fn new(out: &'a mut Vec<u8>, registry: &'a Registry, options: Options) -> Self {
         WriteContext {
             writer: Writer::new(out),
+            registry,
+            options,
             depth: Depth {
                 depth: 0,
-                max: max_depth,
+                max: options.max_depth,
             },
+            meta_strings: MetaStringWriteState::new(),
         }
+    }
+
+    /// The registered user types.
+    #[inline]
+    pub fn registry(&self) -> &'a Registry {
+        self.registry
+    }
+
+    /// Whether i32/u32/i64/u64 struct fields default to varints.
+    #[inline]
+    pub fn compress_int(&self) -> bool {
+        self.options.compress_int
+    }
+
+    /// Whether structs use the compatible (schema-evolution) layout.
+    #[inline]
+    pub fn compatible(&self) -> bool {
+        self.options.compatible
     }
 
     /// Enters one level of nesting (a container or struct body).
@@ -56,6 +93,11 @@ impl<'a> WriteContext<'a> {
     #[inline]
     pub fn leave(&mut self) {
         self.depth.leave();
+    }
+
+    /// Writes a meta string, as a back reference if this stream already holds it.
+    pub fn write_meta_string(&mut self, s: &EncodedMetaString) {
+        self.meta_strings.write(&mut self.writer, s);
     }
 
     /// Writes a reference/null flag.
@@ -79,23 +121,47 @@ impl<'a> WriteContext<'a> {
     }
 }
 
-/// State of one deserialize call: the input and the nesting depth.
+/// State of one deserialize call: the input, the registry and the nesting depth.
 pub struct ReadContext<'a> {
     /// Input bytes.
     pub reader: Reader<'a>,
+    registry: &'a Registry,
+    options: Options,
     depth: Depth,
+    meta_strings: MetaStringReadState<'a>,
 }
 
 impl<'a> ReadContext<'a> {
-    /// A context reading `data`, refusing to nest deeper than `max_depth`.
-    pub fn new(data: &'a [u8], max_depth: u32) -> Self {
+    /// A context reading `data`.
+    pub fn new(data: &'a [u8], registry: &'a Registry, options: Options) -> Self {
         ReadContext {
             reader: Reader::new(data),
+            registry,
+            options,
             depth: Depth {
                 depth: 0,
-                max: max_depth,
+                max: options.max_depth,
             },
+            meta_strings: MetaStringReadState::new(),
         }
+    }
+
+    /// The registered user types.
+    #[inline]
+    pub fn registry(&self) -> &'a Registry {
+        self.registry
+    }
+
+    /// Whether i32/u32/i64/u64 struct fields default to varints.
+    #[inline]
+    pub fn compress_int(&self) -> bool {
+        self.options.compress_int
+    }
+
+    /// Whether structs use the compatible (schema-evolution) layout.
+    #[inline]
+    pub fn compatible(&self) -> bool {
+        self.options.compatible
     }
 
     /// An error of `kind` at the current input offset.
@@ -124,6 +190,13 @@ impl<'a> ReadContext<'a> {
     #[inline]
     pub fn leave(&mut self) {
         self.depth.leave();
+    }
+
+    /// Reads the namespace and type name meta strings of a named type.
+    pub fn read_type_name_strings(&mut self) -> Result<(WireMetaString<'a>, WireMetaString<'a>)> {
+        let ns = self.meta_strings.read(&mut self.reader)?;
+        let ty = self.meta_strings.read(&mut self.reader)?;
+        Ok((ns, ty))
     }
 
     /// Reads a one-byte type id of an internal type.

@@ -1,8 +1,9 @@
 //! The [`Fury`] facade and its builder.
 
-use crate::context::{ReadContext, WriteContext};
+use crate::context::{Options, ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
-use crate::serializer::{read_with_flag, write_with_flag, Deserialize, Serialize};
+use crate::resolver::{Registration, Registry};
+use crate::serializer::{read_with_flag, write_with_flag, Deserialize, FuryObject, Serialize};
 use crate::types::header;
 
 /// Default limit on nesting depth (containers within containers) for reading and writing.
@@ -13,6 +14,7 @@ pub const DEFAULT_MAX_DEPTH: u32 = 256;
 pub struct Config {
     ref_tracking: bool,
     compatible: bool,
+    compress_int: bool,
     max_depth: u32,
 }
 
@@ -20,8 +22,39 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             ref_tracking: false,
-            compatible: true,
+            compatible: false,
+            compress_int: true,
             max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+impl Config {
+    /// Whether reference tracking is on.
+    pub fn ref_tracking(&self) -> bool {
+        self.ref_tracking
+    }
+
+    /// Whether compatible (schema-evolution) mode is on.
+    pub fn compatible(&self) -> bool {
+        self.compatible
+    }
+
+    /// Whether i32/u32/i64/u64 struct fields default to varints.
+    pub fn compress_int(&self) -> bool {
+        self.compress_int
+    }
+
+    /// The nesting limit.
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+
+    fn options(&self) -> Options {
+        Options {
+            compress_int: self.compress_int,
+            max_depth: self.max_depth,
+            compatible: self.compatible,
         }
     }
 }
@@ -39,9 +72,19 @@ impl FuryBuilder {
         self
     }
 
-    /// Enables compatible (schema-evolution) mode for structs. Default: on, as in the peers.
+    /// Enables compatible (schema-evolution) mode for structs. Default: off for now: structs
+    /// are written in the same-schema layout; the compatible layout (TypeDefs) is not built yet,
+    /// and writing or reading a struct with this switch on is an error.
     pub fn compatible(mut self, on: bool) -> Self {
         self.config.compatible = on;
+        self
+    }
+
+    /// Default encoding of `i32`/`u32`/`i64`/`u64` struct fields: varint when on (the
+    /// default, as in the peers), fixed width when off. A field's `#[fury(encoding = ..)]`
+    /// overrides it.
+    pub fn compress_int(mut self, on: bool) -> Self {
+        self.config.compress_int = on;
         self
     }
 
@@ -55,6 +98,7 @@ impl FuryBuilder {
     pub fn build(self) -> Fury {
         Fury {
             config: self.config,
+            registry: Registry::default(),
         }
     }
 }
@@ -77,6 +121,7 @@ impl FuryBuilder {
 #[derive(Debug, Clone, Default)]
 pub struct Fury {
     config: Config,
+    registry: Registry,
 }
 
 impl Fury {
@@ -88,6 +133,61 @@ impl Fury {
     /// The settings of this instance.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The registered user types.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// Registers a derived struct or enum under the id or name given by its
+    /// `#[fury(id = ..)]` / `#[fury(namespace = .., name = ..)]` attribute.
+    ///
+    /// ```
+    /// use fury::{Fury, FuryObject};
+    /// #[derive(FuryObject, Debug, PartialEq)]
+    /// #[fury(id = 100)]
+    /// struct Point { x: i32, y: i32 }
+    ///
+    /// let mut fury = Fury::default();
+    /// fury.register::<Point>().unwrap();
+    /// let bytes = fury.serialize(&Point { x: 1, y: 2 }).unwrap();
+    /// assert_eq!(fury.deserialize::<Point>(&bytes).unwrap(), Point { x: 1, y: 2 });
+    /// ```
+    pub fn register<T: FuryObject>(&mut self) -> Result<&mut Self> {
+        let reg = T::registration().ok_or_else(|| {
+            Error::new(ErrorKind::Invalid {
+                what: format!(
+                    "{} has no #[fury(id = ..)] or #[fury(namespace = .., name = ..)] attribute; \
+                     use register_by_id or register_by_name",
+                    std::any::type_name::<T>()
+                ),
+            })
+        })?;
+        self.registry.add::<T>(T::KIND, reg)?;
+        Ok(self)
+    }
+
+    /// Registers a derived struct or enum under a numeric user type id.
+    pub fn register_by_id<T: FuryObject>(&mut self, id: u32) -> Result<&mut Self> {
+        self.registry.add::<T>(T::KIND, Registration::Id(id))?;
+        Ok(self)
+    }
+
+    /// Registers a derived struct or enum under a namespace (may be empty) and type name.
+    pub fn register_by_name<T: FuryObject>(
+        &mut self,
+        namespace: &str,
+        type_name: &str,
+    ) -> Result<&mut Self> {
+        self.registry.add::<T>(
+            T::KIND,
+            Registration::Name {
+                namespace: namespace.to_string(),
+                type_name: type_name.to_string(),
+            },
+        )?;
+        Ok(self)
     }
 
     /// Serializes `value` into a new vector.
@@ -105,7 +205,7 @@ impl Fury {
     ) -> Result<()> {
         let start = out.len();
         let result = {
-            let mut ctx = WriteContext::new(out, self.config.max_depth);
+            let mut ctx = WriteContext::new(out, &self.registry, self.config.options());
             ctx.writer.u8(header::XLANG);
             write_with_flag(value, &mut ctx)
         };
@@ -117,7 +217,7 @@ impl Fury {
 
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     pub fn deserialize<T: Deserialize>(&self, bytes: &[u8]) -> Result<T> {
-        let mut ctx = ReadContext::new(bytes, self.config.max_depth);
+        let mut ctx = ReadContext::new(bytes, &self.registry, self.config.options());
         let value = self.read_stream(&mut ctx)?;
         let left = ctx.reader.remaining();
         if left != 0 {
@@ -129,7 +229,7 @@ impl Fury {
     /// Deserializes a `T` from the front of `bytes`, returning it with the number of bytes
     /// used, for inputs that hold several streams back to back.
     pub fn deserialize_prefix<T: Deserialize>(&self, bytes: &[u8]) -> Result<(T, usize)> {
-        let mut ctx = ReadContext::new(bytes, self.config.max_depth);
+        let mut ctx = ReadContext::new(bytes, &self.registry, self.config.options());
         let value = self.read_stream(&mut ctx)?;
         Ok((value, ctx.reader.position()))
     }

@@ -210,6 +210,12 @@ impl TypeId {
         }
     }
 
+    /// True for the fixed-size scalar kinds (bool, integers, floats) that struct field
+    /// ordering treats as primitives.
+    pub const fn is_primitive(self) -> bool {
+        (self as u8) >= TypeId::Bool as u8 && (self as u8) <= TypeId::Float64 as u8
+    }
+
     /// True for the kinds followed on the wire by a varuint32 user type id.
     #[inline]
     pub fn has_user_id(self) -> bool {

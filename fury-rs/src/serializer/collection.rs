@@ -7,12 +7,18 @@ use crate::types::{elements, RefFlag, TypeId};
 
 /// Writes `len` items as a list/set payload.
 ///
-/// The elements header is chosen as pyfory chooses it for an undeclared element type: when
-/// all non-null items share one type, `SAME_TYPE` is set and the type info is written once
-/// (`NONE` if every item is null); `HAS_NULL` is set when some item is null, and then every
-/// item carries a null/not-null flag. Mixed types get a type info per item. An empty
-/// collection is the single byte `0`, with no header.
-pub fn write_elements<'b, T, I>(len: usize, items: I, ctx: &mut WriteContext) -> Result<()>
+/// The elements header is chosen as pyfory chooses it: when all non-null items share one
+/// type, `SAME_TYPE` is set and the type info is written once (`NONE` if every item is
+/// null), or not at all when the collection is `declared` (a struct field, or inside one)
+/// and the element type needs no type info (`DECL_TYPE`); `HAS_NULL` is set when some item
+/// is null, and then every item carries a null/not-null flag. Mixed types get a type info per
+/// item. An empty collection is the single byte `0`, with no header.
+pub fn write_elements<'b, T, I>(
+    len: usize,
+    items: I,
+    declared: bool,
+    ctx: &mut WriteContext,
+) -> Result<()>
 where
     T: Serialize + 'b,
     I: Iterator<Item = &'b T> + Clone,
@@ -38,18 +44,22 @@ where
     } else {
         first = items.clone().next();
     }
+    let decl = declared && is_static::<T>() && !T::needs_type_info(ctx.registry());
     let mut header = 0u8;
     if same {
         header |= elements::SAME_TYPE;
+    }
+    if decl {
+        header |= elements::DECL_TYPE;
     }
     if has_null {
         header |= elements::HAS_NULL;
     }
     ctx.writer.u8(header);
     ctx.enter()?;
-    if same {
+    if same && !decl {
         match first {
-            Some(f) => f.write_type_info(ctx),
+            Some(f) => f.write_type_info(ctx)?,
             None => ctx.writer.u8(TypeId::None as u8),
         }
     }
@@ -62,9 +72,13 @@ where
             ctx.ref_flag(RefFlag::NotNull);
         }
         if !same {
-            item.write_type_info(ctx);
+            item.write_type_info(ctx)?;
         }
-        item.write_data(ctx)?;
+        if declared {
+            item.write_declared(ctx)?;
+        } else {
+            item.write_data(ctx)?;
+        }
     }
     ctx.leave();
     Ok(())
@@ -97,12 +111,11 @@ pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
         ));
     }
     let flagged = header & (elements::TRACK_REF | elements::HAS_NULL) != 0;
-    let elem_id = if header & elements::SAME_TYPE != 0 {
-        if header & elements::DECL_TYPE != 0 {
-            Some(T::TYPE_ID)
-        } else {
-            Some(ctx.type_id()?)
-        }
+    // SAME_TYPE + DECL_TYPE: no type info, payloads of the declared type; SAME_TYPE alone:
+    // one type info; neither: a type info per element.
+    let declared = header & elements::SAME_TYPE != 0 && header & elements::DECL_TYPE != 0;
+    let elem_id = if header & elements::SAME_TYPE != 0 && !declared {
+        Some(super::read_type_info::<T>(ctx)?)
     } else {
         None
     };
@@ -124,11 +137,16 @@ pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
                 RefFlag::NotNull | RefFlag::RefValue => {}
             }
         }
-        let id = match elem_id {
-            Some(id) => id,
-            None => ctx.type_id()?,
+        let item = if declared {
+            T::read_data(ctx)?
+        } else {
+            let id = match elem_id {
+                Some(id) => id,
+                None => super::read_type_info::<T>(ctx)?,
+            };
+            T::read_typed(ctx, id)?
         };
-        out.push(T::read_typed(ctx, id)?);
+        out.push(item);
     }
     ctx.leave();
     Ok(out)
@@ -141,7 +159,19 @@ macro_rules! set_impl {
 
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-                write_elements(self.len(), self.iter(), ctx)
+                write_elements(self.len(), self.iter(), false, ctx)
+            }
+
+            #[inline]
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                write_elements(self.len(), self.iter(), true, ctx)
+            }
+
+            fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
+                super::fingerprint_leaf(out, TypeId::Set, track_ref, nullable);
+                out.push('[');
+                T::fingerprint(out, false, false);
+                out.push(']');
             }
         }
 
@@ -166,3 +196,63 @@ macro_rules! set_impl {
 
 set_impl!(HashSet, Eq + std::hash::Hash);
 set_impl!(BTreeSet, Ord);
+
+/// A `Vec<T>` always written as a LIST, also for primitive `T` (whose plain `Vec` is a dense
+/// array). Use it for fields that peers declare as lists, e.g. Python's `List[int]`.
+///
+/// ```
+/// use fury::{Fury, List};
+/// let fury = Fury::default();
+/// // pyfory writes [1, 2] as a LIST of VARINT64
+/// let bytes = fury.serialize(&List(vec![1i64, 2])).unwrap();
+/// assert_eq!(bytes, [0x01, 0xff, 0x16, 0x02, 0x08, 0x07, 0x02, 0x04]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct List<T>(pub Vec<T>);
+
+impl<T> std::ops::Deref for List<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T> std::ops::DerefMut for List<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
+impl<T> From<Vec<T>> for List<T> {
+    fn from(v: Vec<T>) -> Self {
+        List(v)
+    }
+}
+
+impl<T: Serialize> Serialize for List<T> {
+    const TYPE_ID: TypeId = TypeId::List;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_elements(self.0.len(), self.0.iter(), false, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_elements(self.0.len(), self.0.iter(), true, ctx)
+    }
+
+    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
+        super::fingerprint_leaf(out, TypeId::List, track_ref, nullable);
+        out.push('[');
+        T::fingerprint(out, false, false);
+        out.push(']');
+    }
+}
+
+impl<T: Deserialize> Deserialize for List<T> {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        read_elements(ctx).map(List)
+    }
+}

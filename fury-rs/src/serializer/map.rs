@@ -9,9 +9,16 @@ use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{kv, RefFlag, TypeId};
 
-/// Writes `len` pairs as a map payload, chunking as pyfory does for undeclared types: a new
-/// chunk starts when the key or value type changes, after 255 pairs, and after a null pair.
-pub fn write_map<'b, K, V, I>(len: usize, pairs: I, ctx: &mut WriteContext) -> Result<()>
+/// Writes `len` pairs as a map payload, chunking as pyfory does: a new chunk starts when the
+/// key or value type changes, after 255 pairs, and after a null pair. When the map is
+/// `declared` (a struct field, or inside one), a side whose type needs no type info is marked
+/// declared in the chunk header and its type info is left out.
+pub fn write_map<'b, K, V, I>(
+    len: usize,
+    pairs: I,
+    declared: bool,
+    ctx: &mut WriteContext,
+) -> Result<()>
 where
     K: Serialize + 'b,
     V: Serialize + 'b,
@@ -21,6 +28,15 @@ where
     if len == 0 {
         return Ok(());
     }
+    let k_decl = declared && K::TYPE_ID != TypeId::Unknown && !K::needs_type_info(ctx.registry());
+    let v_decl = declared && V::TYPE_ID != TypeId::Unknown && !V::needs_type_info(ctx.registry());
+    let mut decl_bits = 0;
+    if k_decl {
+        decl_bits |= kv::KEY_DECL_TYPE;
+    }
+    if v_decl {
+        decl_bits |= kv::VALUE_DECL_TYPE;
+    }
     ctx.enter()?;
     // Open chunk: position of its count byte, its pair count, and its first pair.
     let mut open: Option<(usize, u8, &K, &V)> = None;
@@ -29,7 +45,7 @@ where
         let v_null = V::NULLABLE && v.is_null();
         if k_null || v_null {
             close_chunk(&mut open, ctx);
-            write_null_pair(k, v, k_null, v_null, ctx)?;
+            write_null_pair(k, v, k_null, v_null, decl_bits, declared, ctx)?;
             continue;
         }
         let fits = match open {
@@ -40,15 +56,24 @@ where
         };
         if !fits {
             close_chunk(&mut open, ctx);
-            ctx.writer.u8(0); // kv header: undeclared types, no nulls, no ref tracking
+            ctx.writer.u8(decl_bits); // no nulls, no ref tracking
             let count_at = ctx.writer.len();
             ctx.writer.u8(0);
-            k.write_type_info(ctx);
-            v.write_type_info(ctx);
+            if !k_decl {
+                k.write_type_info(ctx)?;
+            }
+            if !v_decl {
+                v.write_type_info(ctx)?;
+            }
             open = Some((count_at, 0, k, v));
         }
-        k.write_data(ctx)?;
-        v.write_data(ctx)?;
+        if declared {
+            k.write_declared(ctx)?;
+            v.write_declared(ctx)?;
+        } else {
+            k.write_data(ctx)?;
+            v.write_data(ctx)?;
+        }
         if let Some((_, n, _, _)) = open.as_mut() {
             *n += 1;
         }
@@ -65,11 +90,15 @@ fn close_chunk<K, V>(open: &mut Option<(usize, u8, &K, &V)>, ctx: &mut WriteCont
     }
 }
 
+/// A pair with a null side is a chunk of its own. The present side is written with flag and
+/// type info, unless its type is declared, in which case only its payload follows.
 fn write_null_pair<K: Serialize, V: Serialize>(
     k: &K,
     v: &V,
     k_null: bool,
     v_null: bool,
+    decl_bits: u8,
+    declared: bool,
     ctx: &mut WriteContext,
 ) -> Result<()> {
     match (k_null, v_null) {
@@ -77,14 +106,33 @@ fn write_null_pair<K: Serialize, V: Serialize>(
             ctx.writer.u8(kv::KEY_NULL | kv::VALUE_NULL);
             Ok(())
         }
+        (false, true) if decl_bits & kv::KEY_DECL_TYPE != 0 => {
+            ctx.writer.u8(kv::VALUE_NULL | kv::KEY_DECL_TYPE);
+            k.write_declared(ctx)
+        }
         (false, true) => {
             ctx.writer.u8(kv::VALUE_NULL | kv::KEY_TRACK_REF);
-            super::write_with_flag(k, ctx)
+            write_lone(k, declared, ctx)
+        }
+        _ if decl_bits & kv::VALUE_DECL_TYPE != 0 => {
+            ctx.writer.u8(kv::KEY_NULL | kv::VALUE_DECL_TYPE);
+            v.write_declared(ctx)
         }
         _ => {
             ctx.writer.u8(kv::KEY_NULL | kv::VALUE_TRACK_REF);
-            super::write_with_flag(v, ctx)
+            write_lone(v, declared, ctx)
         }
+    }
+}
+
+/// Flag, type info and payload of the present side of a null pair.
+fn write_lone<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Result<()> {
+    ctx.ref_flag(RefFlag::NotNull);
+    x.write_type_info(ctx)?;
+    if declared {
+        x.write_declared(ctx)
+    } else {
+        x.write_data(ctx)
     }
 }
 
@@ -147,14 +195,14 @@ where
             ));
         }
         let k_id = if header & kv::KEY_DECL_TYPE != 0 {
-            K::TYPE_ID
+            None
         } else {
-            ctx.type_id()?
+            Some(super::read_type_info::<K>(ctx)?)
         };
         let v_id = if header & kv::VALUE_DECL_TYPE != 0 {
-            V::TYPE_ID
+            None
         } else {
-            ctx.type_id()?
+            Some(super::read_type_info::<V>(ctx)?)
         };
         let k_ref = header & kv::KEY_TRACK_REF != 0;
         let v_ref = header & kv::VALUE_TRACK_REF != 0;
@@ -182,11 +230,16 @@ fn read_lone<T: Deserialize>(ctx: &mut ReadContext, declared: bool, track: bool)
             RefFlag::NotNull | RefFlag::RefValue => {}
         }
     }
-    T::read_typed(ctx, T::TYPE_ID)
+    T::read_data(ctx)
 }
 
+/// A key or value in a chunk: `id` is its shared type id, or `None` when declared.
 #[inline]
-fn read_in_chunk<T: Deserialize>(ctx: &mut ReadContext, id: TypeId, track: bool) -> Result<T> {
+fn read_in_chunk<T: Deserialize>(
+    ctx: &mut ReadContext,
+    id: Option<TypeId>,
+    track: bool,
+) -> Result<T> {
     if track {
         match ctx.ref_flag()? {
             RefFlag::Null => return null_of::<T>(ctx),
@@ -194,7 +247,10 @@ fn read_in_chunk<T: Deserialize>(ctx: &mut ReadContext, id: TypeId, track: bool)
             RefFlag::NotNull | RefFlag::RefValue => {}
         }
     }
-    T::read_typed(ctx, id)
+    match id {
+        Some(id) => T::read_typed(ctx, id),
+        None => T::read_data(ctx),
+    }
 }
 
 macro_rules! map_impl {
@@ -204,7 +260,21 @@ macro_rules! map_impl {
 
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-                write_map(self.len(), self.iter(), ctx)
+                write_map(self.len(), self.iter(), false, ctx)
+            }
+
+            #[inline]
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                write_map(self.len(), self.iter(), true, ctx)
+            }
+
+            fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
+                super::fingerprint_leaf(out, TypeId::Map, track_ref, nullable);
+                out.push('[');
+                K::fingerprint(out, false, false);
+                out.push('|');
+                V::fingerprint(out, false, false);
+                out.push(']');
             }
         }
 

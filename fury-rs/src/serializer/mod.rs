@@ -7,38 +7,66 @@
 pub(crate) mod array;
 mod collection;
 mod map;
+pub mod object;
 mod scalar;
 mod string;
 mod temporal;
 mod wrapper;
 
-pub use collection::{read_elements, write_elements};
+pub use collection::{read_elements, write_elements, List};
 pub use map::{read_map, write_map};
+pub use object::FuryObject;
 pub use wrapper::{Fixed, Tagged};
 
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
+use crate::resolver::Registry;
 use crate::types::{RefFlag, TypeId};
 
 /// A type that can be written in the xlang format.
 ///
-/// Implemented for the built-in types; `#[derive(FuryObject)]` implements it for structs.
+/// Implemented for the built-in types; `#[derive(FuryObject)]` implements it for structs and
+/// enums.
 pub trait Serialize {
-    /// Wire type id of values of this type (for `Option<T>`, that of `T`).
+    /// Wire type id of values of this type (for `Option<T>`, that of `T`; for user types the
+    /// kind, e.g. `STRUCT`, whatever the registration).
     const TYPE_ID: TypeId;
     /// True when values may be null (`Option`), so containers must check for nulls.
     const NULLABLE: bool = false;
     /// Wire type id used for a `Vec<Self>` / `[Self]`: `LIST` unless a dense array fits.
     const VEC_TYPE_ID: TypeId = TypeId::List;
+    /// Upper bound of the encoded size for fixed-size values (0 when unbounded), so a struct
+    /// can reserve room for its primitive fields at once.
+    const MAX_SIZE: usize = 0;
 
-    /// Writes the type info of this value (one byte for internal types).
+    /// Writes the type info of this value (one byte for internal types; the user type id or
+    /// the registered names for structs and enums).
     #[inline]
-    fn write_type_info(&self, ctx: &mut WriteContext) {
+    fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         ctx.writer.u8(Self::TYPE_ID as u8);
+        Ok(())
     }
 
-    /// Writes the payload, without flag or type info.
+    /// Writes the payload, without flag or type info, where the reader does not know the
+    /// type statically (a root value or an element of an undeclared container).
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()>;
+
+    /// Writes the payload where the reader declared the type (a struct field, or inside a
+    /// container that is): containers then skip the element type info.
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        self.write_data(ctx)
+    }
+
+    /// True when a value in a declared position still carries its type info: named structs
+    /// and dynamic values. Depends on the registration, hence the registry argument.
+    #[inline]
+    fn needs_type_info(_registry: &Registry) -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
 
     /// True for the null value of a nullable type.
     #[inline]
@@ -56,22 +84,74 @@ pub trait Serialize {
         true
     }
 
-    /// Writes a slice as the payload of `Vec<Self>` (type [`Serialize::VEC_TYPE_ID`]).
+    /// Writes a slice as the payload of `Vec<Self>` (type [`Serialize::VEC_TYPE_ID`]);
+    /// `declared` as for [`Serialize::write_declared`].
     #[inline]
-    fn write_vec(items: &[Self], ctx: &mut WriteContext) -> Result<()>
+    fn write_vec(items: &[Self], declared: bool, ctx: &mut WriteContext) -> Result<()>
     where
         Self: Sized,
     {
-        write_elements(items.len(), items.iter(), ctx)
+        write_elements(items.len(), items.iter(), declared, ctx)
+    }
+
+    /// Appends this type's part of a struct's schema fingerprint: `type_id,ref,nullable`,
+    /// followed by `[children]` for containers, whose own flags are always `0,0` (see
+    /// `spec/`).
+    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool)
+    where
+        Self: Sized,
+    {
+        fingerprint_leaf(out, Self::TYPE_ID, track_ref, nullable);
+    }
+}
+
+/// Appends `id,ref,nullable` for one level of a fingerprint.
+pub fn fingerprint_leaf(out: &mut String, id: TypeId, track_ref: bool, nullable: bool) {
+    use std::fmt::Write;
+    let _ = write!(
+        out,
+        "{},{},{}",
+        fingerprint_id(id) as u8,
+        track_ref as u8,
+        nullable as u8
+    );
+}
+
+/// The id a type contributes to a schema fingerprint: user kinds count as UNKNOWN.
+pub const fn fingerprint_id(id: TypeId) -> TypeId {
+    match id {
+        TypeId::Enum
+        | TypeId::NamedEnum
+        | TypeId::Struct
+        | TypeId::CompatibleStruct
+        | TypeId::NamedStruct
+        | TypeId::NamedCompatibleStruct
+        | TypeId::Ext
+        | TypeId::NamedExt
+        | TypeId::Union
+        | TypeId::TypedUnion
+        | TypeId::NamedUnion => TypeId::Unknown,
+        other => other,
     }
 }
 
 /// A type that can be read from the xlang format.
 pub trait Deserialize: Serialize + Sized {
-    /// Reads the payload of a value whose type info was `Self::TYPE_ID`.
+    /// Reads the payload of a value whose type is known: after a type info equal to
+    /// `Self::TYPE_ID`, or in a declared position.
     fn read_data(ctx: &mut ReadContext) -> Result<Self>;
 
-    /// Reads the payload of a value whose type info byte was `id` (already consumed). The
+    /// Consumes what follows the kind byte `id` of a type info (the user type id or names
+    /// of a struct or enum) and checks that it names `Self`. Built-in types have nothing
+    /// after the byte.
+    #[inline]
+    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+        let _ = (ctx, id);
+        Ok(())
+    }
+
+    /// Reads the payload of a value whose complete type info (kind byte `id`, and for user
+    /// types the rest, see [`Deserialize::read_type_info_rest`]) was already consumed. The
     /// default accepts only `Self::TYPE_ID`; numeric types also accept compatible encodings.
     #[inline]
     fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
@@ -108,7 +188,7 @@ pub fn write_with_flag<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> 
         return Ok(());
     }
     ctx.ref_flag(RefFlag::NotNull);
-    v.write_type_info(ctx);
+    v.write_type_info(ctx)?;
     v.write_data(ctx)
 }
 
@@ -119,10 +199,19 @@ pub fn read_with_flag<T: Deserialize>(ctx: &mut ReadContext) -> Result<T> {
         RefFlag::Null => null_of::<T>(ctx),
         RefFlag::Ref => Err(ctx.unsupported_ref()),
         RefFlag::NotNull | RefFlag::RefValue => {
-            let id = ctx.type_id()?;
+            let id = read_type_info::<T>(ctx)?;
             T::read_typed(ctx, id)
         }
     }
+}
+
+/// Reads a complete type info for a value of type `T`: the kind byte and, for user types,
+/// the user id or names. Returns the kind.
+#[inline]
+pub fn read_type_info<T: Deserialize>(ctx: &mut ReadContext) -> Result<TypeId> {
+    let id = ctx.type_id()?;
+    T::read_type_info_rest(ctx, id)?;
+    Ok(id)
 }
 
 /// `T`'s null, or the error saying `T` cannot be null.
@@ -141,11 +230,16 @@ impl<T: Serialize> Serialize for Option<T> {
     const TYPE_ID: TypeId = T::TYPE_ID;
     const NULLABLE: bool = true;
 
+    const MAX_SIZE: usize = T::MAX_SIZE + 1;
+
     #[inline]
-    fn write_type_info(&self, ctx: &mut WriteContext) {
+    fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         match self {
             Some(v) => v.write_type_info(ctx),
-            None => ctx.writer.u8(TypeId::None as u8),
+            None => {
+                ctx.writer.u8(TypeId::None as u8);
+                Ok(())
+            }
         }
     }
 
@@ -155,6 +249,23 @@ impl<T: Serialize> Serialize for Option<T> {
             Some(v) => v.write_data(ctx),
             None => Ok(()),
         }
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        match self {
+            Some(v) => v.write_declared(ctx),
+            None => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn needs_type_info(registry: &Registry) -> bool {
+        T::needs_type_info(registry)
+    }
+
+    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
+        T::fingerprint(out, track_ref, nullable)
     }
 
     #[inline]
@@ -173,6 +284,11 @@ impl<T: Serialize> Serialize for Option<T> {
 
 impl<T: Deserialize> Deserialize for Option<T> {
     #[inline]
+    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+        T::read_type_info_rest(ctx, id)
+    }
+
+    #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         T::read_data(ctx).map(Some)
     }
@@ -190,13 +306,13 @@ impl<T: Deserialize> Deserialize for Option<T> {
 
 /// `Box<T>` and `&T` are written exactly as `T`.
 macro_rules! delegate_serialize {
-    ($($outer:ty),*) => {$(
-        impl<T: Serialize + ?Sized> Serialize for $outer {
+    ($outer:ty, [$($bound:tt)*], { $($extra:tt)* }) => {
+        impl<T: Serialize $($bound)*> Serialize for $outer {
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
 
             #[inline]
-            fn write_type_info(&self, ctx: &mut WriteContext) {
+            fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 (**self).write_type_info(ctx)
             }
 
@@ -206,16 +322,38 @@ macro_rules! delegate_serialize {
             }
 
             #[inline]
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                (**self).write_declared(ctx)
+            }
+
+            #[inline]
             fn is_null(&self) -> bool {
                 (**self).is_null()
             }
+
+            $($extra)*
         }
-    )*};
+    };
 }
 
-delegate_serialize!(Box<T>, &T);
+delegate_serialize!(&T, [+ ?Sized], {});
+delegate_serialize!(Box<T>, [], {
+    #[inline]
+    fn needs_type_info(registry: &Registry) -> bool {
+        T::needs_type_info(registry)
+    }
+
+    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
+        T::fingerprint(out, track_ref, nullable)
+    }
+});
 
 impl<T: Deserialize> Deserialize for Box<T> {
+    #[inline]
+    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+        T::read_type_info_rest(ctx, id)
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         T::read_data(ctx).map(Box::new)
@@ -237,7 +375,12 @@ impl<T: Serialize> Serialize for [T] {
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        T::write_vec(self, ctx)
+        T::write_vec(self, false, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        T::write_vec(self, true, ctx)
     }
 }
 
@@ -246,7 +389,21 @@ impl<T: Serialize> Serialize for Vec<T> {
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        T::write_vec(self, ctx)
+        T::write_vec(self, false, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        T::write_vec(self, true, ctx)
+    }
+
+    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
+        fingerprint_leaf(out, T::VEC_TYPE_ID, track_ref, nullable);
+        if T::VEC_TYPE_ID == TypeId::List {
+            out.push('[');
+            T::fingerprint(out, false, false);
+            out.push(']');
+        }
     }
 }
 

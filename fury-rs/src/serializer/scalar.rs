@@ -52,11 +52,12 @@ pub(crate) fn read_int_as<T: TryFrom<i128>>(ctx: &mut ReadContext, id: TypeId) -
 /// Implements the traits for one primitive: its type id, the id of its dense array, how to
 /// write and read it, and what other encodings `read_typed` accepts.
 macro_rules! primitive {
-    ($t:ty, $id:ident, $vec_id:ident, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr,
+    ($t:ty, $id:ident, $vec_id:ident, $max:expr, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr,
      |$c:ident, $i:ident| $other:expr) => {
         impl Serialize for $t {
             const TYPE_ID: TypeId = TypeId::$id;
             const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
+            const MAX_SIZE: usize = $max;
 
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -67,7 +68,7 @@ macro_rules! primitive {
             }
 
             #[inline]
-            fn write_vec(items: &[Self], ctx: &mut WriteContext) -> Result<()> {
+            fn write_vec(items: &[Self], _declared: bool, ctx: &mut WriteContext) -> Result<()> {
                 super::array::write_dense(items, ctx)
             }
         }
@@ -99,11 +100,12 @@ macro_rules! primitive {
 
 /// An integer: any other integer encoding is read and range-checked.
 macro_rules! int {
-    ($t:ty, $id:ident, $vec_id:ident, $write:ident, $read:ident) => {
+    ($t:ty, $id:ident, $vec_id:ident, $max:expr, $write:ident, $read:ident) => {
         primitive!(
             $t,
             $id,
             $vec_id,
+            $max,
             |w, v| w.$write(v),
             |r| r.$read(),
             |c, i| read_int_as(c, i)
@@ -113,28 +115,34 @@ macro_rules! int {
 
 /// A non-integer primitive: only its own type id is accepted.
 macro_rules! plain {
-    ($t:ty, $id:ident, $vec_id:ident, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr) => {
-        primitive!($t, $id, $vec_id, |$w, $v| $write, |$r| $read, |c, i| Err(
-            c.mismatch(std::any::type_name::<$t>(), i)
-        ));
+    ($t:ty, $id:ident, $vec_id:ident, $max:expr, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr) => {
+        primitive!(
+            $t,
+            $id,
+            $vec_id,
+            $max,
+            |$w, $v| $write,
+            |$r| $read,
+            |c, i| Err(c.mismatch(std::any::type_name::<$t>(), i))
+        );
     };
 }
 
-int!(i8, Int8, Int8Array, i8, i8);
-int!(i16, Int16, Int16Array, i16, i16);
-int!(i32, VarInt32, Int32Array, var_i32, var_i32);
-int!(i64, VarInt64, Int64Array, var_i64, var_i64);
-int!(u8, UInt8, Binary, u8, u8);
-int!(u16, UInt16, UInt16Array, u16, u16);
-int!(u32, VarUInt32, UInt32Array, var_u32, var_u32);
-int!(u64, VarUInt64, UInt64Array, var_u64, var_u64);
+int!(i8, Int8, Int8Array, 1, i8, i8);
+int!(i16, Int16, Int16Array, 2, i16, i16);
+int!(i32, VarInt32, Int32Array, 5, var_i32, var_i32);
+int!(i64, VarInt64, Int64Array, 9, var_i64, var_i64);
+int!(u8, UInt8, Binary, 1, u8, u8);
+int!(u16, UInt16, UInt16Array, 2, u16, u16);
+int!(u32, VarUInt32, UInt32Array, 5, var_u32, var_u32);
+int!(u64, VarUInt64, UInt64Array, 9, var_u64, var_u64);
 
-plain!(bool, Bool, BoolArray, |w, v| w.bool(v), |r| r.bool());
-plain!(f32, Float32, Float32Array, |w, v| w.f32(v), |r| r.f32());
-plain!(f64, Float64, Float64Array, |w, v| w.f64(v), |r| r.f64());
-plain!(F16, Float16, Float16Array, |w, v| w.u16(v.0), |r| r
+plain!(bool, Bool, BoolArray, 1, |w, v| w.bool(v), |r| r.bool());
+plain!(f32, Float32, Float32Array, 4, |w, v| w.f32(v), |r| r.f32());
+plain!(f64, Float64, Float64Array, 8, |w, v| w.f64(v), |r| r.f64());
+plain!(F16, Float16, Float16Array, 2, |w, v| w.u16(v.0), |r| r
     .u16()
     .map(F16));
-plain!(BF16, BFloat16, BFloat16Array, |w, v| w.u16(v.0), |r| r
+plain!(BF16, BFloat16, BFloat16Array, 2, |w, v| w.u16(v.0), |r| r
     .u16()
     .map(BF16));

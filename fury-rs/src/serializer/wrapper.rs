@@ -31,9 +31,10 @@ pub struct Fixed<T>(pub T);
 pub struct Tagged<T>(pub T);
 
 macro_rules! wrapped {
-    ($wrap:ident, $t:ty, $id:ident, $write:ident, $read:ident) => {
+    ($wrap:ident, $t:ty, $id:ident, $max:expr, $write:ident, $read:ident) => {
         impl Serialize for $wrap<$t> {
             const TYPE_ID: TypeId = TypeId::$id;
+            const MAX_SIZE: usize = $max;
 
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -60,9 +61,9 @@ macro_rules! wrapped {
     };
 }
 
-wrapped!(Fixed, i32, Int32, i32, i32);
-wrapped!(Fixed, i64, Int64, i64, i64);
-wrapped!(Fixed, u32, UInt32, u32, u32);
-wrapped!(Fixed, u64, UInt64, u64, u64);
-wrapped!(Tagged, i64, TaggedInt64, tagged_i64, tagged_i64);
-wrapped!(Tagged, u64, TaggedUInt64, tagged_u64, tagged_u64);
+wrapped!(Fixed, i32, Int32, 4, i32, i32);
+wrapped!(Fixed, i64, Int64, 8, i64, i64);
+wrapped!(Fixed, u32, UInt32, 4, u32, u32);
+wrapped!(Fixed, u64, UInt64, 8, u64, u64);
+wrapped!(Tagged, i64, TaggedInt64, 9, tagged_i64, tagged_i64);
+wrapped!(Tagged, u64, TaggedUInt64, 9, tagged_u64, tagged_u64);

@@ -3,6 +3,7 @@
 use super::Value;
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
+use crate::resolver::Registry;
 use crate::serializer::array::{read_dense, write_dense};
 use crate::serializer::{
     read_elements, read_map, write_elements, write_map, Deserialize, Serialize,
@@ -15,8 +16,15 @@ impl Serialize for Value {
     const NULLABLE: bool = true;
 
     #[inline]
-    fn write_type_info(&self, ctx: &mut WriteContext) {
+    fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         ctx.writer.u8(self.type_id() as u8);
+        Ok(())
+    }
+
+    /// A `Value` always carries its type info, even in a declared position.
+    #[inline]
+    fn needs_type_info(_registry: &Registry) -> bool {
+        true
     }
 
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -24,9 +32,11 @@ impl Serialize for Value {
         // recursion stays small on the stack even in debug builds.
         match self {
             Value::List(items) | Value::Set(items) => {
-                write_elements(items.len(), items.iter(), ctx)
+                write_elements(items.len(), items.iter(), false, ctx)
             }
-            Value::Map(pairs) => write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), ctx),
+            Value::Map(pairs) => {
+                write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), false, ctx)
+            }
             leaf => write_leaf(leaf, ctx),
         }
     }
@@ -71,8 +81,7 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         Value::Duration(d) => d.write_data(ctx)?,
         Value::Timestamp(t) => t.write_data(ctx)?,
         Value::Date(d) => d.write_data(ctx)?,
-        Value::List(items) | Value::Set(items) => write_elements(items.len(), items.iter(), ctx)?,
-        Value::Map(pairs) => write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), ctx)?,
+        Value::List(_) | Value::Set(_) | Value::Map(_) => return value.write_data(ctx),
         Value::BoolArray(a) => write_dense(a, ctx)?,
         Value::Int8Array(a) => write_dense(a, ctx)?,
         Value::Int16Array(a) => write_dense(a, ctx)?,

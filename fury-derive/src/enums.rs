@@ -1,0 +1,96 @@
+//! Code generation for unit-only enums: the variant id as a varuint32.
+
+use crate::attrs;
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::spanned::Spanned;
+
+pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<TokenStream> {
+    let name = &input.ident;
+    let type_attrs = attrs::type_attrs(&input.attrs)?;
+    let mut ids = std::collections::HashMap::new();
+    let mut arms_write = Vec::new();
+    let mut arms_read = Vec::new();
+    for (index, v) in data.variants.iter().enumerate() {
+        if !matches!(v.fields, syn::Fields::Unit) {
+            return Err(syn::Error::new(
+                v.span(),
+                "#[derive(FuryObject)] supports enums whose variants have no fields",
+            ));
+        }
+        let va = attrs::variant_attrs(&v.attrs)?;
+        let id = match va.id {
+            Some(id) => id,
+            None => {
+                u32::try_from(index).map_err(|_| syn::Error::new(v.span(), "too many variants"))?
+            }
+        };
+        if let Some(prev) = ids.insert(id, v.ident.to_string()) {
+            return Err(syn::Error::new(
+                v.span(),
+                format!("duplicate enum variant id {id}: already used by `{prev}`"),
+            ));
+        }
+        let ident = &v.ident;
+        arms_write.push(quote! { #name::#ident => #id, });
+        arms_read.push(quote! { #id => #name::#ident, });
+    }
+    let registration = crate::structs::registration(&type_attrs);
+    Ok(quote! {
+        const _: () = {
+            impl ::fury::Serialize for #name {
+                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Enum;
+                const MAX_SIZE: usize = 5;
+
+                #[inline]
+                fn write_type_info(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
+                }
+
+                #[inline]
+                fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    let id: u32 = match self { #(#arms_write)* };
+                    ctx.writer.var_u32(id);
+                    ::std::result::Result::Ok(())
+                }
+
+                fn fingerprint(out: &mut ::std::string::String, track_ref: bool, nullable: bool) {
+                    ::fury::serializer::fingerprint_leaf(out, ::fury::TypeId::Enum, track_ref, nullable);
+                }
+            }
+
+            impl ::fury::Deserialize for #name {
+                #[inline]
+                fn read_type_info_rest(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<()> {
+                    ::fury::serializer::object::read_user_type_info::<Self>(ctx, id)
+                }
+
+                #[inline]
+                fn read_typed(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                    ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                    <Self as ::fury::Deserialize>::read_data(ctx)
+                }
+
+                #[inline]
+                fn read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
+                    let at = ctx.reader.position();
+                    let id = ctx.reader.var_u32()?;
+                    ::std::result::Result::Ok(match id {
+                        #(#arms_read)*
+                        other => return ::std::result::Result::Err(
+                            ::fury::serializer::object::bad_enum_variant::<Self>(ctx, at, other)
+                        ),
+                    })
+                }
+            }
+
+            impl ::fury::FuryObject for #name {
+                const KIND: ::fury::UserKind = ::fury::UserKind::Enum;
+
+                fn registration() -> ::std::option::Option<::fury::Registration> {
+                    #registration
+                }
+            }
+        };
+    })
+}

@@ -1,0 +1,288 @@
+//! Code generation for structs with named fields (same-schema layout).
+
+use crate::attrs::{self, TypeAttrs};
+use crate::fields::{wire_order, Codec, Field};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<TokenStream> {
+    let name = &input.ident;
+    let type_attrs = attrs::type_attrs(&input.attrs)?;
+    let named = match &data.fields {
+        syn::Fields::Named(n) => n,
+        syn::Fields::Unnamed(u) => {
+            return Err(syn::Error::new(
+                u.span(),
+                "#[derive(FuryObject)] supports structs with named fields; tuple structs are not supported",
+            ))
+        }
+        syn::Fields::Unit => {
+            return Err(syn::Error::new(
+                input.ident.span(),
+                "#[derive(FuryObject)] supports structs with named fields; use `struct Name {}` for an empty struct",
+            ))
+        }
+    };
+
+    let mut fields = Vec::new();
+    let mut skipped = Vec::new();
+    let mut tags = std::collections::HashMap::new();
+    for f in &named.named {
+        let Some(ident) = f.ident.clone() else {
+            continue;
+        };
+        let fa = attrs::field_attrs(&f.attrs)?;
+        if fa.skip {
+            skipped.push(ident);
+            continue;
+        }
+        if let Some(tag) = fa.tag {
+            if let Some(prev) = tags.insert(tag, ident.to_string()) {
+                return Err(syn::Error::new(
+                    f.span(),
+                    format!("duplicate field id {tag}: already used by field `{prev}`"),
+                ));
+            }
+        }
+        fields.push(Field::new(ident, f.ty.clone(), &fa)?);
+    }
+    let mut seen = std::collections::HashMap::new();
+    for f in &fields {
+        if f.tag.is_none() {
+            if let Some(prev) = seen.insert(f.snake.clone(), f.ident.to_string()) {
+                return Err(syn::Error::new(
+                    f.ident.span(),
+                    format!(
+                        "fields `{prev}` and `{}` have the same wire name `{}`",
+                        f.ident, f.snake
+                    ),
+                ));
+            }
+        }
+    }
+
+    let checks = fields.iter().map(type_check);
+    let order_c = wire_order(&fields, true);
+    let order_f = wire_order(&fields, false);
+    let write_c = order_c.iter().map(|&i| write_field(&fields[i], true));
+    let write_f = order_f.iter().map(|&i| write_field(&fields[i], false));
+    let read_c = order_c.iter().map(|&i| read_field(&fields[i], true));
+    let read_f = order_f.iter().map(|&i| read_field(&fields[i], false));
+    let reserve_c = reserve(&fields, true);
+    let reserve_f = reserve(&fields, false);
+    let fingerprint_c = fingerprint(&fields, true);
+    let fingerprint_f = fingerprint(&fields, false);
+    let locals: Vec<_> = fields.iter().map(|f| local(&f.ident)).collect();
+    let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
+    let registration = registration(&type_attrs);
+
+    Ok(quote! {
+        const _: () = {
+            #(#checks)*
+
+            fn __fury_fingerprint(compress_int: bool) -> ::std::string::String {
+                let mut out = ::std::string::String::new();
+                if compress_int { #fingerprint_c } else { #fingerprint_f }
+                out
+            }
+
+            static __FURY_HASH: ::fury::serializer::object::SchemaHash =
+                ::fury::serializer::object::SchemaHash::new();
+
+            impl ::fury::Serialize for #name {
+                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Struct;
+
+                #[inline]
+                fn write_type_info(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
+                }
+
+                #[inline]
+                fn needs_type_info(registry: &::fury::Registry) -> bool {
+                    registry.is_named::<Self>()
+                }
+
+                fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    ::fury::serializer::object::check_same_schema::<Self>(ctx.compatible())?;
+                    ctx.enter()?;
+                    let compress_int = ctx.compress_int();
+                    let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                    if compress_int {
+                        ctx.writer.reserve(#reserve_c);
+                        ctx.writer.i32(hash);
+                        #(#write_c)*
+                    } else {
+                        ctx.writer.reserve(#reserve_f);
+                        ctx.writer.i32(hash);
+                        #(#write_f)*
+                    }
+                    ctx.leave();
+                    ::std::result::Result::Ok(())
+                }
+
+                fn fingerprint(out: &mut ::std::string::String, track_ref: bool, nullable: bool) {
+                    ::fury::serializer::fingerprint_leaf(out, ::fury::TypeId::Struct, track_ref, nullable);
+                }
+            }
+
+            impl ::fury::Deserialize for #name {
+                #[inline]
+                fn read_type_info_rest(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<()> {
+                    ::fury::serializer::object::read_user_type_info::<Self>(ctx, id)
+                }
+
+                #[inline]
+                fn read_typed(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                    ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                    <Self as ::fury::Deserialize>::read_data(ctx)
+                }
+
+                fn read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
+                    ::fury::serializer::object::check_same_schema::<Self>(ctx.compatible())?;
+                    ctx.enter()?;
+                    let compress_int = ctx.compress_int();
+                    let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                    ::fury::serializer::object::check_schema_hash::<Self>(ctx, hash)?;
+                    let (#(#locals,)*) = if compress_int {
+                        #(#read_c)*
+                        (#(#locals,)*)
+                    } else {
+                        #(#read_f)*
+                        (#(#locals,)*)
+                    };
+                    ctx.leave();
+                    ::std::result::Result::Ok(#name {
+                        #(#idents: #locals,)*
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
+            }
+
+            impl ::fury::FuryObject for #name {
+                const KIND: ::fury::UserKind = ::fury::UserKind::Struct;
+
+                fn registration() -> ::std::option::Option<::fury::Registration> {
+                    #registration
+                }
+            }
+        };
+    })
+}
+
+pub fn registration(a: &TypeAttrs) -> TokenStream {
+    match (a.id, &a.name) {
+        (Some(id), _) => quote! { ::std::option::Option::Some(::fury::Registration::Id(#id)) },
+        (None, Some(type_name)) => {
+            let namespace = a.namespace.clone().unwrap_or_default();
+            quote! {
+                ::std::option::Option::Some(::fury::Registration::Name {
+                    namespace: ::std::string::String::from(#namespace),
+                    type_name: ::std::string::String::from(#type_name),
+                })
+            }
+        }
+        (None, None) => quote! { ::std::option::Option::None },
+    }
+}
+
+fn local(ident: &syn::Ident) -> syn::Ident {
+    format_ident!("__fury_{}", ident)
+}
+
+/// The type a field is written as, for the given `compress_int`.
+fn codec_type(f: &Field, compress_int: bool) -> TokenStream {
+    let inner = &f.inner;
+    let wrapped = match f.codec(compress_int) {
+        Codec::Plain => quote! { #inner },
+        Codec::Fixed => quote! { ::fury::Fixed<#inner> },
+        Codec::Tagged => quote! { ::fury::Tagged<#inner> },
+    };
+    if f.is_option {
+        quote! { ::std::option::Option<#wrapped> }
+    } else {
+        wrapped
+    }
+}
+
+fn write_field(f: &Field, compress_int: bool) -> TokenStream {
+    let ident = &f.ident;
+    let value = match (f.codec(compress_int), f.is_option) {
+        (Codec::Plain, _) => quote! { &self.#ident },
+        (Codec::Fixed, false) => quote! { &::fury::Fixed(self.#ident) },
+        (Codec::Tagged, false) => quote! { &::fury::Tagged(self.#ident) },
+        (Codec::Fixed, true) => quote! { &self.#ident.map(::fury::Fixed) },
+        (Codec::Tagged, true) => quote! { &self.#ident.map(::fury::Tagged) },
+    };
+    if f.flagged {
+        quote! { ::fury::serializer::object::write_flagged_field(#value, ctx)?; }
+    } else {
+        quote! { ::fury::serializer::object::write_field(#value, ctx)?; }
+    }
+}
+
+fn read_field(f: &Field, compress_int: bool) -> TokenStream {
+    let local = local(&f.ident);
+    let ty = codec_type(f, compress_int);
+    let wire_name = &f.wire_name;
+    let read = if f.flagged {
+        quote! { ::fury::serializer::object::read_flagged_field::<#ty>(ctx, #wire_name)? }
+    } else {
+        quote! { ::fury::serializer::object::read_field::<#ty>(ctx)? }
+    };
+    let unwrap = match (f.codec(compress_int), f.is_option) {
+        (Codec::Plain, _) => quote! {},
+        (_, false) => quote! { .0 },
+        (_, true) => quote! { .map(|v| v.0) },
+    };
+    quote! { let #local = #read #unwrap; }
+}
+
+/// Upper bound of the bytes of the fixed-size fields plus the 4-byte hash.
+fn reserve(fields: &[Field], compress_int: bool) -> TokenStream {
+    let sizes = fields.iter().map(|f| {
+        let ty = codec_type(f, compress_int);
+        quote! { <#ty as ::fury::Serialize>::MAX_SIZE }
+    });
+    quote! { 4usize #(+ #sizes)* }
+}
+
+fn fingerprint(fields: &[Field], compress_int: bool) -> TokenStream {
+    let mut sorted: Vec<&Field> = fields.iter().collect();
+    sorted.sort_by_key(|f| f.name_key());
+    let parts = sorted.iter().map(|f| {
+        let ty = codec_type(f, compress_int);
+        let name = f.fingerprint_name();
+        let nullable = f.nullable();
+        quote! {
+            ::fury::serializer::object::fingerprint_field::<#ty>(&mut out, #name, false, #nullable);
+        }
+    });
+    quote! { #(#parts)* }
+}
+
+/// Compile-time checks that the derive classified each field's type as the trait impls do:
+/// a type alias of a primitive would otherwise be ordered as a non-primitive.
+fn type_check(f: &Field) -> TokenStream {
+    let ty = codec_type(f, true);
+    let span = f.ty.span();
+    let name = f.ident.to_string();
+    match f.prim(true) {
+        Some(p) => {
+            let id = p.type_id;
+            let msg = format!("fury: field `{name}` was classified as primitive type id {id}, but its Serialize impl says otherwise");
+            quote_spanned! {span=>
+                const _: () = ::std::assert!(<#ty as ::fury::Serialize>::TYPE_ID as u8 == #id, #msg);
+            }
+        }
+        None => {
+            let msg = format!(
+                "fury: field `{name}` has a primitive wire type hidden behind another name (a type alias?); \
+                 write the primitive type (i32, Option<f64>, ...) directly so the field order is right"
+            );
+            quote_spanned! {span=>
+                const _: () = ::std::assert!(!<#ty as ::fury::Serialize>::TYPE_ID.is_primitive(), #msg);
+            }
+        }
+    }
+}

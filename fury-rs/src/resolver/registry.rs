@@ -1,0 +1,202 @@
+//! The registry of user types (structs and enums) of one `Fury` instance.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::TypeId;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// What kind of user type a registration is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum UserKind {
+    /// A struct (`#[derive(FuryObject)]` on a struct with named fields).
+    Struct,
+    /// A unit-only enum.
+    Enum,
+}
+
+impl UserKind {
+    /// The wire kind when registered by numeric id.
+    pub const fn id_kind(self) -> TypeId {
+        match self {
+            UserKind::Struct => TypeId::Struct,
+            UserKind::Enum => TypeId::Enum,
+        }
+    }
+
+    /// The wire kind when registered by namespace and name.
+    pub const fn named_kind(self) -> TypeId {
+        match self {
+            UserKind::Struct => TypeId::NamedStruct,
+            UserKind::Enum => TypeId::NamedEnum,
+        }
+    }
+}
+
+/// How a user type is identified on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Registration {
+    /// By a numeric user type id (written as a varuint32 after the kind byte).
+    Id(u32),
+    /// By namespace and type name (written as two meta strings after the kind byte).
+    Name {
+        /// Namespace, possibly empty.
+        namespace: String,
+        /// Type name.
+        type_name: String,
+    },
+}
+
+/// One registered user type.
+#[derive(Debug, Clone)]
+pub struct TypeEntry {
+    /// Struct or enum.
+    pub kind: UserKind,
+    /// Its wire identity.
+    pub registration: Registration,
+    /// The Rust type's name, for error messages.
+    pub rust_name: &'static str,
+    /// Wire bytes of the namespace and type name meta strings (first occurrence form),
+    /// prepared at registration for named types.
+    pub(crate) names: Option<super::names::EncodedTypeName>,
+}
+
+impl TypeEntry {
+    /// Human-readable registration, e.g. `id 100` or `demo.Person`.
+    pub fn describe(&self) -> String {
+        match &self.registration {
+            Registration::Id(id) => format!("id {id}"),
+            Registration::Name {
+                namespace,
+                type_name,
+            } if namespace.is_empty() => type_name.clone(),
+            Registration::Name {
+                namespace,
+                type_name,
+            } => format!("{namespace}.{type_name}"),
+        }
+    }
+}
+
+/// Hashes a `std::any::TypeId` (already a good hash) by taking its bits as they come.
+#[derive(Default)]
+pub(crate) struct TypeIdHasher(u64);
+
+impl Hasher for TypeIdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 ^= v;
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 ^= (v as u64) ^ ((v >> 64) as u64);
+    }
+}
+
+type ByType = HashMap<std::any::TypeId, TypeEntry, BuildHasherDefault<TypeIdHasher>>;
+
+/// The user types a `Fury` instance knows.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    by_type: ByType,
+    by_id: HashMap<(UserKind, u32), std::any::TypeId>,
+    by_name: HashMap<(String, String), std::any::TypeId>,
+}
+
+impl std::fmt::Debug for TypeIdHasher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TypeIdHasher")
+    }
+}
+
+impl Registry {
+    /// Registers `T` (of `kind`) under `registration`. Registering the same type again with
+    /// the same identity is allowed; a different identity, or an identity taken by another
+    /// type, is an error.
+    pub fn add<T: 'static>(&mut self, kind: UserKind, registration: Registration) -> Result<()> {
+        let key = std::any::TypeId::of::<T>();
+        let rust_name = std::any::type_name::<T>();
+        let taken = match &registration {
+            Registration::Id(id) => self.by_id.get(&(kind, *id)),
+            Registration::Name {
+                namespace,
+                type_name,
+            } => self.by_name.get(&(namespace.clone(), type_name.clone())),
+        };
+        if let Some(other) = taken {
+            if *other != key {
+                return Err(Error::new(ErrorKind::Invalid {
+                    what: format!("cannot register {rust_name}: {registration:?} is taken"),
+                }));
+            }
+        }
+        if let Some(old) = self.by_type.get(&key) {
+            if old.registration != registration {
+                return Err(Error::new(ErrorKind::Invalid {
+                    what: format!("{rust_name} is already registered as {}", old.describe()),
+                }));
+            }
+            return Ok(());
+        }
+        let names = match &registration {
+            Registration::Id(id) => {
+                self.by_id.insert((kind, *id), key);
+                None
+            }
+            Registration::Name {
+                namespace,
+                type_name,
+            } => {
+                self.by_name
+                    .insert((namespace.clone(), type_name.clone()), key);
+                Some(super::names::EncodedTypeName::new(namespace, type_name)?)
+            }
+        };
+        self.by_type.insert(
+            key,
+            TypeEntry {
+                kind,
+                registration,
+                rust_name,
+                names,
+            },
+        );
+        Ok(())
+    }
+
+    /// The registration of `T`, if any.
+    #[inline]
+    pub fn get<T: 'static>(&self) -> Option<&TypeEntry> {
+        self.by_type.get(&std::any::TypeId::of::<T>())
+    }
+
+    /// The registration of `T`, or the error naming the unregistered type.
+    #[inline]
+    pub fn entry<T: 'static>(&self) -> Result<&TypeEntry> {
+        self.get::<T>().ok_or_else(|| {
+            Error::new(ErrorKind::Invalid {
+                what: format!(
+                    "type {} is not registered (call Fury::register first)",
+                    std::any::type_name::<T>()
+                ),
+            })
+        })
+    }
+
+    /// True when `T` is registered by name (so its type info must accompany its values).
+    #[inline]
+    pub fn is_named<T: 'static>(&self) -> bool {
+        matches!(
+            self.get::<T>(),
+            Some(TypeEntry {
+                registration: Registration::Name { .. },
+                ..
+            })
+        )
+    }
+}

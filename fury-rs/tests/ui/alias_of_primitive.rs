@@ -1,0 +1,10 @@
+use fury::FuryObject;
+
+type Meters = f64;
+
+#[derive(FuryObject)]
+struct S {
+    length: Meters,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use fury::FuryObject;
+
+#[derive(FuryObject)]
+struct S {
+    #[fury(colour = "red")]
+    a: i32,
+}
+
+fn main() {}
