@@ -43,6 +43,11 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 const MAX_SIZE: usize = 5;
 
                 #[inline]
+                fn write_static_type_info(ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
+                }
+
+                #[inline]
                 fn write_type_info(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
                     ::fury::serializer::object::write_user_type_info::<Self>(ctx)
                 }

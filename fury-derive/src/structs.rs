@@ -92,6 +92,12 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
             impl ::fury::Serialize for #name {
                 const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Struct;
+                const POLYMORPHIC: bool = true;
+
+                #[inline]
+                fn write_static_type_info(ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
+                }
 
                 #[inline]
                 fn write_type_info(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {

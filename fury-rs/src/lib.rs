@@ -37,7 +37,7 @@ pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Config, Fury, FuryBuilder, DEFAULT_MAX_DEPTH};
 pub use crate::resolver::{Registration, Registry, UserKind};
-pub use crate::serializer::{Deserialize, Fixed, FuryObject, List, Serialize, Tagged};
+pub use crate::serializer::{Deserialize, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array};
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
 pub use crate::value::Value;

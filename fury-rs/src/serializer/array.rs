@@ -129,3 +129,29 @@ pub(crate) fn read_dense_or_list<T: Dense + Deserialize>(
         Err(ctx.mismatch(std::any::type_name::<Vec<T>>(), id))
     }
 }
+
+/// Bytes written as UINT8_ARRAY instead of BINARY (the form of a plain `Vec<u8>`), for peers
+/// that declare an unsigned byte array (e.g. pyfory's `UInt8Array`). Both read either form.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct UInt8Array(pub Vec<u8>);
+
+impl super::Serialize for UInt8Array {
+    const TYPE_ID: TypeId = TypeId::UInt8Array;
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_dense(&self.0, ctx)
+    }
+}
+
+impl Deserialize for UInt8Array {
+    #[inline]
+    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+        read_dense(ctx).map(UInt8Array)
+    }
+
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+        u8::read_vec(ctx, id).map(UInt8Array)
+    }
+}

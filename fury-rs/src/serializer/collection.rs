@@ -44,7 +44,9 @@ where
     } else {
         first = items.clone().next();
     }
-    let decl = declared && is_static::<T>() && !T::needs_type_info(ctx.registry());
+    // pyfory declares the element type of a list in a struct field unless the elements are
+    // structs (or dynamic values), which keep one shared type info.
+    let decl = declared && is_static::<T>() && !T::POLYMORPHIC;
     let mut header = 0u8;
     if same {
         header |= elements::SAME_TYPE;
@@ -60,6 +62,9 @@ where
     if same && !decl {
         match first {
             Some(f) => f.write_type_info(ctx)?,
+            // Every item is null: a declared static type still names itself, as pyfory
+            // does; an undeclared list has nothing to name but NONE.
+            None if declared && is_static::<T>() => T::write_static_type_info(ctx)?,
             None => ctx.writer.u8(TypeId::None as u8),
         }
     }

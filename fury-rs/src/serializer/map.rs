@@ -11,8 +11,8 @@ use crate::types::{kv, RefFlag, TypeId};
 
 /// Writes `len` pairs as a map payload, chunking as pyfory does: a new chunk starts when the
 /// key or value type changes, after 255 pairs, and after a null pair. When the map is
-/// `declared` (a struct field, or inside one), a side whose type needs no type info is marked
-/// declared in the chunk header and its type info is left out.
+/// `declared` (a struct field, or inside one), every statically typed side is marked declared
+/// in the chunk header and its type info is left out.
 pub fn write_map<'b, K, V, I>(
     len: usize,
     pairs: I,
@@ -28,8 +28,9 @@ where
     if len == 0 {
         return Ok(());
     }
-    let k_decl = declared && K::TYPE_ID != TypeId::Unknown && !K::needs_type_info(ctx.registry());
-    let v_decl = declared && V::TYPE_ID != TypeId::Unknown && !V::needs_type_info(ctx.registry());
+    // In a struct field pyfory declares every static key and value type, structs included.
+    let k_decl = declared && K::TYPE_ID != TypeId::Unknown;
+    let v_decl = declared && V::TYPE_ID != TypeId::Unknown;
     let mut decl_bits = 0;
     if k_decl {
         decl_bits |= kv::KEY_DECL_TYPE;

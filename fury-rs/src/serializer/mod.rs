@@ -13,6 +13,7 @@ mod string;
 mod temporal;
 mod wrapper;
 
+pub use array::UInt8Array;
 pub use collection::{read_elements, write_elements, List};
 pub use map::{read_map, write_map};
 pub use object::FuryObject;
@@ -38,11 +39,25 @@ pub trait Serialize {
     /// Upper bound of the encoded size for fixed-size values (0 when unbounded), so a struct
     /// can reserve room for its primitive fields at once.
     const MAX_SIZE: usize = 0;
+    /// True for struct types: a list or set of them carries the element type info even when
+    /// its element type is declared (pyfory treats structs as possibly polymorphic there).
+    const POLYMORPHIC: bool = false;
 
     /// Writes the type info of this value (one byte for internal types; the user type id or
     /// the registered names for structs and enums).
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
+        ctx.writer.u8(Self::TYPE_ID as u8);
+        Ok(())
+    }
+
+    /// Writes the type info of this type without a value at hand (for a container whose
+    /// items are all null).
+    #[inline]
+    fn write_static_type_info(ctx: &mut WriteContext) -> Result<()>
+    where
+        Self: Sized,
+    {
         ctx.writer.u8(Self::TYPE_ID as u8);
         Ok(())
     }
@@ -231,6 +246,12 @@ impl<T: Serialize> Serialize for Option<T> {
     const NULLABLE: bool = true;
 
     const MAX_SIZE: usize = T::MAX_SIZE + 1;
+    const POLYMORPHIC: bool = T::POLYMORPHIC;
+
+    #[inline]
+    fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+        T::write_static_type_info(ctx)
+    }
 
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -338,6 +359,13 @@ macro_rules! delegate_serialize {
 
 delegate_serialize!(&T, [+ ?Sized], {});
 delegate_serialize!(Box<T>, [], {
+    const POLYMORPHIC: bool = T::POLYMORPHIC;
+
+    #[inline]
+    fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+        T::write_static_type_info(ctx)
+    }
+
     #[inline]
     fn needs_type_info(registry: &Registry) -> bool {
         T::needs_type_info(registry)
