@@ -3,8 +3,27 @@
 //! Every stream printed here is byte-for-byte what pyfory 1.7.7 writes for the same value
 //! (checked by the conformance vectors in `conformance/`).
 
-use fury::{Date, Duration, Fixed, Fury, Tagged, Timestamp, Value};
+use fury::{Date, Duration, Fixed, Fury, FuryObject, Tagged, Timestamp, Value};
 use std::collections::{BTreeMap, BTreeSet};
+
+/// pyfory: `@dataclass class Point: x: pyfory.Int32; y: pyfory.Int32`, type_id=100
+#[derive(FuryObject, Debug, PartialEq)]
+#[fury(id = 100)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+/// pyfory: a dataclass registered with `name="demo.Person"`
+#[derive(FuryObject, Debug, PartialEq)]
+#[fury(namespace = "demo", name = "Person")]
+struct Person {
+    name: String,
+    nick: Option<String>,
+    home: Point,
+    tags: Vec<String>,
+    age: u8,
+}
 
 fn hex(b: &[u8]) -> String {
     b.iter()
@@ -66,6 +85,24 @@ fn main() -> Result<(), fury::Error> {
         &Timestamp::new(1_577_836_800, 0).expect("valid"),
     );
     show(&fury, "Date 2020-01-01", &Date::from_days(18_262));
+
+    println!("\n== Structs: #[derive(FuryObject)], fields in xlang order behind a schema hash");
+    let mut fury = Fury::builder().compatible(false).build();
+    fury.register::<Point>()?.register::<Person>()?;
+    show(
+        &fury,
+        "Point { x: 1, y: 2 } (STRUCT id 100)",
+        &Point { x: 1, y: 2 },
+    );
+    let ada = Person {
+        name: "Ada".into(),
+        nick: None,
+        home: Point { x: 3, y: 4 },
+        tags: vec!["math".into()],
+        age: 36,
+    };
+    let bytes = show(&fury, "Person (NAMED_STRUCT demo.Person)", &ada);
+    assert_eq!(fury.deserialize::<Person>(&bytes)?, ada);
 
     println!("\n== Dynamic Value: decode any stream of built-in types without knowing its shape");
     // pyfory.Fory(xlang=True).serialize({"k": [1, "x", None]})
