@@ -5,7 +5,8 @@
 #   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
 #      expected values;
-#   4. a regeneration of every vector with the pinned pyfory, compared with the committed files.
+#   4. a regeneration of every vector with the pinned pyfory, compared with the committed files
+#      (and of the Rust mirrors of the struct vectors).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
 set -euo pipefail
@@ -24,9 +25,15 @@ cargo test --workspace
 echo "== fury-rs encodes every vector"
 cargo run --quiet -p fury-conformance -- conformance/vectors target/conformance/fury-rs-bytes.json
 
-echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote"
+echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (built-in types)"
 "$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-bytes.json
 
-echo "== the committed vectors are what pinned pyfory writes"
+echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (structs and enums; written by cargo test)"
+"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-structs.json \
+  --vectors conformance/vectors_structs
+
+echo "== the committed vectors are what pinned pyfory writes, and the Rust mirrors are current"
 "$venv/bin/python" conformance/generate.py --check
 "$venv/bin/python" conformance/gen_meta_strings.py --check
+"$venv/bin/python" conformance/generate_structs.py --check
+"$venv/bin/python" conformance/gen_rust_mirrors.py --check

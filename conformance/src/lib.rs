@@ -11,6 +11,7 @@
 //! 4. records the bytes it produced, so `check_peer.py` can have pyfory decode them.
 
 mod node;
+pub mod structs;
 mod typed;
 
 use fury::{Fury, Value};

@@ -34,6 +34,9 @@ pub trait Serialize {
     const TYPE_ID: TypeId;
     /// True when values may be null (`Option`), so containers must check for nulls.
     const NULLABLE: bool = false;
+    /// True when a struct field of this type carries a null flag: `Option` only. (A dynamic
+    /// `Value` field holds its null as the NONE type instead, as pyfory's `Any` fields do.)
+    const FIELD_NULLABLE: bool = Self::NULLABLE;
     /// Wire type id used for a `Vec<Self>` / `[Self]`: `LIST` unless a dense array fits.
     const VEC_TYPE_ID: TypeId = TypeId::List;
     /// Upper bound of the encoded size for fixed-size values (0 when unbounded), so a struct

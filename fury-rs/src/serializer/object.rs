@@ -101,7 +101,7 @@ fn compatible_unsupported<T>() -> Error {
 /// needs it in a declared position (named structs, dynamic values), then the payload.
 #[inline]
 pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
-    if F::NULLABLE {
+    if F::FIELD_NULLABLE {
         if v.is_null() {
             ctx.ref_flag(RefFlag::Null);
             return Ok(());
@@ -117,7 +117,7 @@ pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
 /// Reads one struct field written by [`write_field`].
 #[inline]
 pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
-    if F::NULLABLE {
+    if F::FIELD_NULLABLE {
         match ctx.ref_flag()? {
             RefFlag::Null => return null_of::<F>(ctx),
             RefFlag::Ref => return Err(ctx.unsupported_ref()),

@@ -14,6 +14,7 @@ impl Serialize for Value {
     /// A `Value` has no static type: its type info comes from the variant.
     const TYPE_ID: TypeId = TypeId::Unknown;
     const NULLABLE: bool = true;
+    const FIELD_NULLABLE: bool = false;
 
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {

@@ -1,0 +1,822 @@
+#!/usr/bin/env python3
+"""Writes the Rust mirror of the struct and enum vectors.
+
+Reads ``conformance/vectors_structs/structs.json`` and writes
+``conformance/tests/generated/structs_mirror.rs``, which holds:
+
+* one Rust type per definition under ``"types"`` (``#[derive(fury::FuryObject)]`` with the
+  registration, tag ids, renames and integer encodings of the definition);
+* one ``expected_<name>()`` function per vector, building the expected value as a Rust
+  literal from the vector's node;
+* ``register_all`` (registers every type), ``cases()`` (one monomorphic check per vector)
+  and ``STRUCT_HASHES`` (pyfory's field order, fingerprint and hash of every struct).
+
+Standard library only, and deterministic: the output depends only on the input file.
+
+    python3 conformance/gen_rust_mirrors.py           # rewrite the generated file
+    python3 conformance/gen_rust_mirrors.py --check   # exit 1 if it is stale
+
+Schema -> Rust type (``field`` = a struct field or root; ``elem`` = inside a container):
+
+* ``int32``/``int64``/``uint32``/``uint64`` are ``i32``/``i64``/``u32``/``u64`` with
+  ``#[fury(encoding = "fixed")]`` as fields, ``fury::Fixed<..>`` as elements;
+  ``tagged_int64``/``tagged_uint64`` likewise with ``"tagged"`` / ``fury::Tagged<..>``; the
+  varint kinds are the plain types.
+* ``list<E>`` is ``fury::List<E'>`` when ``E`` is a primitive scalar (a plain ``Vec`` of one
+  would be a dense array), otherwise ``Vec<E'>``; ``set<E>`` is ``BTreeSet<E'>``,
+  ``map<K,V>`` is ``BTreeMap<K',V'>``; ``option<T>`` is ``Option<T'>``; ``any`` is
+  ``fury::Value``; dense arrays are ``Vec<..>`` (``fury::UInt8Array`` for ``uint8_array``).
+
+A ``BTreeSet``/``BTreeMap`` writes its elements sorted. Where pyfory wrote a set or map in
+another order, our bytes cannot equal pyfory's; such a case lists the paths in
+``order_differs`` and the test checks it by a round trip instead of byte equality.
+"""
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+DEFAULT_INPUT = HERE / "vectors_structs" / "structs.json"
+DEFAULT_OUTPUT = HERE / "tests" / "generated" / "structs_mirror.rs"
+
+CHECK_MOD = "fury_conformance::structs"
+
+
+class GenError(Exception):
+    pass
+
+
+# ---- schema parsing ----
+
+
+def parse_schema(s):
+    """Parses a schema string into a tree: a str for a leaf, or (kind, args...)."""
+    tree, rest = _parse(s, 0)
+    if rest != len(s):
+        raise GenError(f"trailing text in schema {s!r} at {rest}")
+    return tree
+
+
+def _parse(s, i):
+    m = re.compile(r"[A-Za-z_][A-Za-z0-9_]*").match(s, i)
+    if not m:
+        raise GenError(f"bad schema {s!r} at {i}")
+    word = m.group(0)
+    i = m.end()
+    if word in ("list", "set", "option", "map") and i < len(s) and s[i] == "<":
+        first, i = _parse(s, i + 1)
+        if word == "map":
+            if i >= len(s) or s[i] != ",":
+                raise GenError(f"map without ',' in {s!r}")
+            second, i = _parse(s, i + 1)
+            args = (first, second)
+        else:
+            args = (first,)
+        if i >= len(s) or s[i] != ">":
+            raise GenError(f"missing '>' in {s!r}")
+        return (word,) + args, i + 1
+    return word, i
+
+
+def schema_str(t):
+    if isinstance(t, str):
+        return t
+    if t[0] == "map":
+        return f"map<{schema_str(t[1])},{schema_str(t[2])}>"
+    return f"{t[0]}<{schema_str(t[1])}>"
+
+
+# ---- scalar tables ----
+
+# schema -> (Rust type, encoding attribute or None, literal suffix, min, max)
+INTS = {
+    "int8": ("i8", None, -(2**7), 2**7 - 1),
+    "int16": ("i16", None, -(2**15), 2**15 - 1),
+    "varint32": ("i32", None, -(2**31), 2**31 - 1),
+    "int32": ("i32", "fixed", -(2**31), 2**31 - 1),
+    "varint64": ("i64", None, -(2**63), 2**63 - 1),
+    "int64": ("i64", "fixed", -(2**63), 2**63 - 1),
+    "tagged_int64": ("i64", "tagged", -(2**63), 2**63 - 1),
+    "uint8": ("u8", None, 0, 2**8 - 1),
+    "uint16": ("u16", None, 0, 2**16 - 1),
+    "var_uint32": ("u32", None, 0, 2**32 - 1),
+    "uint32": ("u32", "fixed", 0, 2**32 - 1),
+    "var_uint64": ("u64", None, 0, 2**64 - 1),
+    "uint64": ("u64", "fixed", 0, 2**64 - 1),
+    "tagged_uint64": ("u64", "tagged", 0, 2**64 - 1),
+}
+WRAPPER = {"fixed": "fury::Fixed", "tagged": "fury::Tagged"}
+# schema -> (Rust type, hex digits of the bit pattern)
+FLOATS = {
+    "float16": ("fury::F16", 4),
+    "bfloat16": ("fury::BF16", 4),
+    "float32": ("f32", 8),
+    "float64": ("f64", 16),
+}
+PRIMITIVES = {"bool"} | set(INTS) | set(FLOATS)
+OTHER_SCALARS = {
+    "string": "String",
+    "binary": "Vec<u8>",
+    "date": "fury::Date",
+    "timestamp": "fury::Timestamp",
+    "duration": "fury::Duration",
+    "any": "fury::Value",
+}
+# dense array schema -> (Rust type, element schema)
+ARRAYS = {
+    "bool_array": ("Vec<bool>", "bool"),
+    "int8_array": ("Vec<i8>", "int8"),
+    "int16_array": ("Vec<i16>", "int16"),
+    "int32_array": ("Vec<i32>", "varint32"),
+    "int64_array": ("Vec<i64>", "varint64"),
+    "uint8_array": ("fury::UInt8Array", "uint8"),
+    "uint16_array": ("Vec<u16>", "uint16"),
+    "uint32_array": ("Vec<u32>", "var_uint32"),
+    "uint64_array": ("Vec<u64>", "var_uint64"),
+    "float16_array": ("Vec<fury::F16>", "float16"),
+    "bfloat16_array": ("Vec<fury::BF16>", "bfloat16"),
+    "float32_array": ("Vec<f32>", "float32"),
+    "float64_array": ("Vec<f64>", "float64"),
+}
+
+# node type -> fury::Value variant
+VALUE_VARIANTS = {
+    "bool": "Bool",
+    "int8": "Int8",
+    "int16": "Int16",
+    "int32": "Int32",
+    "varint32": "VarInt32",
+    "int64": "Int64",
+    "varint64": "VarInt64",
+    "tagged_int64": "TaggedInt64",
+    "uint8": "UInt8",
+    "uint16": "UInt16",
+    "uint32": "UInt32",
+    "var_uint32": "VarUInt32",
+    "uint64": "UInt64",
+    "var_uint64": "VarUInt64",
+    "tagged_uint64": "TaggedUInt64",
+    "float16": "Float16",
+    "bfloat16": "BFloat16",
+    "float32": "Float32",
+    "float64": "Float64",
+    "string": "String",
+    "binary": "Binary",
+    "duration": "Duration",
+    "timestamp": "Timestamp",
+    "date": "Date",
+    "list": "List",
+    "set": "Set",
+    "map": "Map",
+    "bool_array": "BoolArray",
+    "int8_array": "Int8Array",
+    "int16_array": "Int16Array",
+    "int32_array": "Int32Array",
+    "int64_array": "Int64Array",
+    "uint8_array": "UInt8Array",
+    "uint16_array": "UInt16Array",
+    "uint32_array": "UInt32Array",
+    "uint64_array": "UInt64Array",
+    "float16_array": "Float16Array",
+    "bfloat16_array": "BFloat16Array",
+    "float32_array": "Float32Array",
+    "float64_array": "Float64Array",
+}
+
+RUST_KEYWORDS = {
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
+    "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
+    "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try",
+    "gen",
+}
+# Names the generated file uses unqualified; a type definition must not shadow them.
+RESERVED_TYPE_NAMES = {"Option", "Some", "None", "Vec", "String", "Case", "Box", "Result"}
+
+
+def snake_case(name):
+    """pyfory's (and fury-derive's) snake_case of a field name."""
+    out = []
+    prev = None
+    for i, c in enumerate(name):
+        if c == "_":
+            out.append("_")
+            prev = c
+            continue
+        if c.isupper():
+            next_lower = i + 1 < len(name) and name[i + 1].islower()
+            after_word = prev is not None and (prev.islower() or prev.isdigit())
+            after_upper = prev is not None and prev.isupper()
+            if out and out[-1] != "_" and (after_word or (after_upper and next_lower)):
+                out.append("_")
+            out.append(c.lower())
+        else:
+            out.append(c)
+        prev = c
+    return "".join(out).rstrip("_")
+
+
+def camel_case(name):
+    """RED -> Red, NOT_FOUND -> NotFound."""
+    parts = [p for p in name.split("_") if p]
+    ident = "".join(p[0].upper() + p[1:].lower() for p in parts)
+    if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", ident):
+        raise GenError(f"enum variant {name!r} gives no Rust identifier")
+    return ident
+
+
+def rust_ident(name):
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise GenError(f"{name!r} is not an ASCII identifier")
+    return f"r#{name}" if name in RUST_KEYWORDS else name
+
+
+def rust_str(s):
+    """A Rust string literal for s, with only ASCII in the source."""
+    out = ['"']
+    for c in s:
+        o = ord(c)
+        if c == '"':
+            out.append('\\"')
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\t":
+            out.append("\\t")
+        elif 0x20 <= o < 0x7F:
+            out.append(c)
+        else:
+            out.append(f"\\u{{{o:x}}}")
+    out.append('"')
+    return "".join(out)
+
+
+def sanitize(name):
+    s = name
+    if s.startswith("structs/"):
+        s = s[len("structs/"):]
+    s = re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_").lower()
+    if not s:
+        raise GenError(f"vector name {name!r} sanitises to nothing")
+    return s
+
+
+# ---- the generator ----
+
+
+class Gen:
+    def __init__(self, doc):
+        self.doc = doc
+        self.types = {}
+        for t in doc["types"]:
+            name = t["name"]
+            if name in self.types:
+                raise GenError(f"type {name} defined twice")
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
+                raise GenError(f"type name {name!r} is not a CamelCase Rust identifier")
+            if (name in PRIMITIVES or name in OTHER_SCALARS or name in ARRAYS
+                    or name in RESERVED_TYPE_NAMES or name in ("list", "set", "map", "option")):
+                raise GenError(f"type name {name!r} clashes with a schema keyword or Rust name")
+            if t["kind"] not in ("struct", "enum"):
+                raise GenError(f"type {name}: unknown kind {t['kind']!r}")
+            self.types[name] = t
+        self.field_schemas = {}
+        for t in doc["types"]:
+            if t["kind"] == "struct":
+                self.field_schemas[t["name"]] = [
+                    (f["name"], parse_schema(f["schema"])) for f in t["fields"]
+                ]
+
+    # -- types --
+
+    def is_primitive(self, t):
+        return isinstance(t, str) and t in PRIMITIVES
+
+    def rust_type(self, t, elem):
+        """The Rust type of schema tree t, as a struct field/root (elem False) or inside a
+        container (elem True)."""
+        if isinstance(t, str):
+            if t in INTS:
+                base, enc = INTS[t][0], INTS[t][1]
+                if elem and enc:
+                    return f"{WRAPPER[enc]}<{base}>"
+                return base
+            if t == "bool":
+                return "bool"
+            if t in FLOATS:
+                return FLOATS[t][0]
+            if t in OTHER_SCALARS:
+                return OTHER_SCALARS[t]
+            if t in ARRAYS:
+                return ARRAYS[t][0]
+            if t in self.types:
+                return t
+            raise GenError(f"unknown schema {t!r}")
+        kind = t[0]
+        if kind == "option":
+            if t[1] == "any" or (not isinstance(t[1], str) and t[1][0] == "option"):
+                raise GenError(f"{schema_str(t)} is not a valid schema")
+            return f"Option<{self.rust_type(t[1], elem)}>"
+        if kind == "list":
+            inner = self.rust_type(t[1], True)
+            if self.is_primitive(t[1]):
+                return f"fury::List<{inner}>"
+            return f"Vec<{inner}>"
+        if kind == "set":
+            self.require_ord(t[1], t)
+            return f"std::collections::BTreeSet<{self.rust_type(t[1], True)}>"
+        if kind == "map":
+            self.require_ord(t[1], t)
+            k = self.rust_type(t[1], True)
+            v = self.rust_type(t[2], True)
+            return f"std::collections::BTreeMap<{k}, {v}>"
+        raise GenError(f"unknown schema {schema_str(t)}")
+
+    def require_ord(self, t, whole):
+        """Set elements and map keys must be Ord in Rust."""
+        why = self.not_ord(t)
+        if why:
+            raise GenError(
+                f"no Rust mapping for {schema_str(whole)}: {why} is not Ord, so it cannot be "
+                "a BTreeSet element or BTreeMap key"
+            )
+
+    def not_ord(self, t):
+        if isinstance(t, str):
+            if t in ("float32", "float64", "any"):
+                return t
+            if t in ("float32_array", "float64_array"):
+                return t
+            if t in self.types and self.types[t]["kind"] == "struct":
+                return f"struct {t} (derives only PartialEq)"
+            return None
+        if t[0] == "map":
+            return self.not_ord(t[1]) or self.not_ord(t[2])
+        return self.not_ord(t[1])
+
+    def field_encoding(self, t):
+        base = t[1] if not isinstance(t, str) and t[0] == "option" else t
+        if isinstance(base, str) and base in INTS:
+            return INTS[base][1]
+        return None
+
+    # -- definitions --
+
+    def gen_types(self, out):
+        for t in self.doc["types"]:
+            reg = t["register"]
+            if "id" in reg:
+                reg_attr = f"#[fury(id = {int(reg['id'])})]"
+            else:
+                reg_attr = (
+                    f"#[fury(namespace = {rust_str(reg['namespace'])}, "
+                    f"name = {rust_str(reg['typename'])})]"
+                )
+            if t.get("note"):
+                note = " ".join(t["note"].split()).encode("ascii", "backslashreplace").decode()
+                out.append(f"/// {note}")
+            if t["kind"] == "enum":
+                out.append(
+                    "#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, "
+                    "PartialOrd, Ord)]"
+                )
+                out.append(reg_attr)
+                out.append(f"pub enum {t['name']} {{")
+                seen = set()
+                for v in t["variants"]:
+                    ident = camel_case(v["name"])
+                    if ident in seen:
+                        raise GenError(f"enum {t['name']}: two variants map to {ident}")
+                    seen.add(ident)
+                    out.append(f"    #[fury(id = {int(v['id'])})]")
+                    out.append(f"    {ident},")
+                out.append("}")
+            else:
+                out.append("#[derive(fury::FuryObject, Debug, Clone, PartialEq)]")
+                out.append(reg_attr)
+                if not t["fields"]:
+                    out.append(f"pub struct {t['name']} {{}}")
+                    out.append("")
+                    continue
+                out.append(f"pub struct {t['name']} {{")
+                idents = set()
+                for f, (fname, tree) in zip(t["fields"], self.field_schemas[t["name"]]):
+                    if fname.endswith("_"):
+                        raise GenError(f"{t['name']}.{fname}: field names never end in '_'")
+                    ident = rust_ident(snake_case(fname))
+                    if ident in idents:
+                        raise GenError(f"{t['name']}: two fields map to the Rust ident {ident}")
+                    idents.add(ident)
+                    attrs = []
+                    if ident.removeprefix("r#") != fname:
+                        attrs.append(f"rename = {rust_str(fname)}")
+                    if "tag_id" in f:
+                        attrs.append(f"id = {int(f['tag_id'])}")
+                    enc = self.field_encoding(tree)
+                    if enc:
+                        attrs.append(f'encoding = "{enc}"')
+                    if attrs:
+                        out.append(f"    #[fury({', '.join(attrs)})]")
+                    out.append(f"    pub {ident}: {self.rust_type(tree, False)},")
+                out.append("}")
+            out.append("")
+
+    # -- values --
+
+    def int_lit(self, t, node, path):
+        if node.get("type") != t:
+            raise GenError(f"{path}: node type {node.get('type')!r}, schema {t}")
+        base, _enc, lo, hi = INTS[t]
+        v = int(node["value"])
+        if not lo <= v <= hi:
+            raise GenError(f"{path}: {v} out of range for {t}")
+        return f"{v}{base}"
+
+    def float_lit(self, t, bits, path):
+        rty, digits = FLOATS[t]
+        if not re.fullmatch(r"[0-9a-f]{%d}" % digits, bits):
+            raise GenError(f"{path}: bad {t} bits {bits!r}")
+        if t in ("float16", "bfloat16"):
+            return f"{rty}(0x{bits})"
+        return f"{rty}::from_bits(0x{bits})"
+
+    @staticmethod
+    def is_nan(t, bits):
+        v = int(bits, 16)
+        if t == "float32":
+            return (v >> 23) & 0xFF == 0xFF and v & 0x7FFFFF != 0
+        if t == "float64":
+            return (v >> 52) & 0x7FF == 0x7FF and v & ((1 << 52) - 1) != 0
+        return False
+
+    def expect_type(self, node, want, path):
+        if not isinstance(node, dict) or node.get("type") != want:
+            got = node.get("type") if isinstance(node, dict) else node
+            raise GenError(f"{path}: node type {got!r}, schema wants {want}")
+
+    def value(self, t, node, elem, path, st):
+        """The Rust expression of node as schema tree t."""
+        if isinstance(t, str):
+            if t == "any":
+                return self.dyn_value(node, path, st)
+            if t in self.types:
+                return self.user_value(t, node, path, st)
+            if t in INTS:
+                lit = self.int_lit(t, node, path)
+                enc = INTS[t][1]
+                if elem and enc:
+                    return f"{WRAPPER[enc]}({lit})"
+                return lit
+            if t == "bool":
+                self.expect_type(node, "bool", path)
+                if not isinstance(node["value"], bool):
+                    raise GenError(f"{path}: bool value {node['value']!r}")
+                return "true" if node["value"] else "false"
+            if t in FLOATS:
+                self.expect_type(node, t, path)
+                if self.is_nan(t, node["bits"]):
+                    st["nan"] = True
+                return self.float_lit(t, node["bits"], path)
+            if t == "string":
+                self.expect_type(node, "string", path)
+                return f"String::from({rust_str(node['value'])})"
+            if t == "binary":
+                self.expect_type(node, "binary", path)
+                return self.bytes_lit(node["hex"], path)
+            if t == "date":
+                self.expect_type(node, "date", path)
+                return f"fury::Date::from_days({int(node['days'])})"
+            if t in ("timestamp", "duration"):
+                self.expect_type(node, t, path)
+                nanos = int(node["nanos"])
+                if not 0 <= nanos < 1_000_000_000:
+                    raise GenError(f"{path}: nanos {nanos} out of range")
+                rty = OTHER_SCALARS[t]
+                return f"{rty}::new({int(node['seconds'])}, {nanos}).unwrap()"
+            if t in ARRAYS:
+                self.expect_type(node, t, path)
+                return self.array_value(t, node, path, st)
+            raise GenError(f"{path}: unknown schema {t!r}")
+        kind = t[0]
+        if kind == "option":
+            if node.get("type") == "null":
+                return "None"
+            return f"Some({self.value(t[1], node, elem, path, st)})"
+        if node.get("type") == "null":
+            raise GenError(f"{path}: null for the non-nullable {schema_str(t)}")
+        if kind == "list":
+            self.expect_type(node, "list", path)
+            items = [
+                self.value(t[1], x, True, f"{path}[{i}]", st) for i, x in enumerate(node["items"])
+            ]
+            body = f"vec![{', '.join(items)}]" if items else "Vec::new()"
+            return f"fury::List({body})" if self.is_primitive(t[1]) else body
+        if kind == "set":
+            self.expect_type(node, "set", path)
+            items = node["items"]
+            keys = [self.ord_key(t[1], x) for x in items]
+            if len(set(keys)) != len(keys):
+                raise GenError(f"{path}: duplicate set elements")
+            if keys != sorted(keys):
+                st["order"].append(path)
+            lits = [self.value(t[1], x, True, f"{path}[{i}]", st) for i, x in enumerate(items)]
+            if not lits:
+                return "std::collections::BTreeSet::new()"
+            return f"[{', '.join(lits)}].into_iter().collect::<std::collections::BTreeSet<_>>()"
+        if kind == "map":
+            self.expect_type(node, "map", path)
+            entries = node["entries"]
+            keys = [self.ord_key(t[1], k) for k, _ in entries]
+            if len(set(keys)) != len(keys):
+                raise GenError(f"{path}: duplicate map keys")
+            if keys != sorted(keys):
+                st["order"].append(path)
+            lits = []
+            for i, (k, v) in enumerate(entries):
+                kl = self.value(t[1], k, True, f"{path}{{key {i}}}", st)
+                vl = self.value(t[2], v, True, f"{path}{{value {i}}}", st)
+                lits.append(f"({kl}, {vl})")
+            if not lits:
+                return "std::collections::BTreeMap::new()"
+            return (
+                f"[{', '.join(lits)}].into_iter()"
+                ".collect::<std::collections::BTreeMap<_, _>>()"
+            )
+        raise GenError(f"{path}: unknown schema {schema_str(t)}")
+
+    def bytes_lit(self, hexs, path):
+        if not re.fullmatch(r"(?:[0-9a-f]{2})*", hexs):
+            raise GenError(f"{path}: bad hex {hexs!r}")
+        bs = [f"0x{hexs[i:i + 2]}u8" for i in range(0, len(hexs), 2)]
+        return f"vec![{', '.join(bs)}]" if bs else "Vec::<u8>::new()"
+
+    def array_value(self, t, node, path, st):
+        rty, elem_schema = ARRAYS[t]
+        if elem_schema in FLOATS:
+            bits = node["bits"]
+            for b in bits:
+                if self.is_nan(elem_schema, b):
+                    st["nan"] = True
+            items = [self.float_lit(elem_schema, b, path) for b in bits]
+        elif elem_schema == "bool":
+            vals = node["values"]
+            if not all(isinstance(b, bool) for b in vals):
+                raise GenError(f"{path}: bool_array values {vals!r}")
+            items = ["true" if b else "false" for b in vals]
+        else:
+            items = [
+                self.int_lit(elem_schema, {"type": elem_schema, "value": v}, path)
+                for v in node["values"]
+            ]
+        body = f"vec![{', '.join(items)}]" if items else f"{rty.split('<')[0]}::new()"
+        if t == "uint8_array":
+            body = f"vec![{', '.join(items)}]" if items else "Vec::new()"
+            return f"fury::UInt8Array({body})"
+        return body
+
+    def user_value(self, name, node, path, st, top=False):
+        td = self.types[name]
+        if td["kind"] == "enum":
+            self.expect_type(node, "enum", path)
+            if node.get("name") != name:
+                raise GenError(f"{path}: enum node of {node.get('name')!r}, schema {name}")
+            for v in td["variants"]:
+                if v["name"] == node["variant"]:
+                    if int(node["id"]) != int(v["id"]):
+                        raise GenError(f"{path}: {name}.{v['name']} has id {v['id']}, node {node['id']}")
+                    return f"{name}::{camel_case(v['name'])}"
+            raise GenError(f"{path}: {name} has no variant {node['variant']!r}")
+        self.expect_type(node, "struct", path)
+        if node.get("name") != name:
+            raise GenError(f"{path}: struct node of {node.get('name')!r}, schema {name}")
+        fields = node["fields"]
+        schemas = self.field_schemas[name]
+        if list(fields) != [f for f, _ in schemas]:
+            raise GenError(
+                f"{path}: fields {list(fields)} differ from the definition of {name} "
+                f"{[f for f, _ in schemas]}"
+            )
+        if not schemas:
+            return f"{name} {{}}"
+        parts = []
+        for fname, tree in schemas:
+            ident = rust_ident(snake_case(fname))
+            parts.append(f"{ident}: {self.value(tree, fields[fname], False, f'{path}.{fname}', st)}")
+        if top:
+            # The root struct gets one field per line, for readable diffs.
+            body = "".join(f"        {p},\n" for p in parts)
+            return f"{name} {{\n{body}    }}"
+        return f"{name} {{ {', '.join(parts)} }}"
+
+    def dyn_value(self, node, path, st):
+        """A fury::Value for a node in an `any` position (built-in wire types only)."""
+        ty = node.get("type")
+        if ty == "null":
+            return "fury::Value::Null"
+        if ty in ("struct", "enum"):
+            raise GenError(
+                f"{path}: a {ty} in an `any` position has no fury::Value representation"
+            )
+        variant = VALUE_VARIANTS.get(ty)
+        if variant is None:
+            raise GenError(f"{path}: unknown node type {ty!r}")
+        head = f"fury::Value::{variant}"
+        if ty == "list" or ty == "set":
+            items = [self.dyn_value(x, f"{path}[{i}]", st) for i, x in enumerate(node["items"])]
+            return f"{head}(vec![{', '.join(items)}])" if items else f"{head}(Vec::new())"
+        if ty == "map":
+            pairs = [
+                f"({self.dyn_value(k, f'{path}{{key {i}}}', st)}, "
+                f"{self.dyn_value(v, f'{path}{{value {i}}}', st)})"
+                for i, (k, v) in enumerate(node["entries"])
+            ]
+            return f"{head}(vec![{', '.join(pairs)}])" if pairs else f"{head}(Vec::new())"
+        if ty == "uint8_array":
+            return f"{head}({self.array_value(ty, node, path, st)}.0)"
+        # Every other wire type: the typed literal of the same schema.
+        return f"{head}({self.value(ty, node, False, path, st)})"
+
+    def ord_key(self, t, node):
+        """A Python key that sorts like the Rust value of node (as schema t) sorts."""
+        if isinstance(t, str):
+            if node.get("type") == "null":
+                raise GenError(f"null element for the non-nullable {t}")
+            if t in INTS:
+                return (int(node["value"]),)
+            if t == "bool":
+                return (bool(node["value"]),)
+            if t in ("float16", "bfloat16"):
+                return (int(node["bits"], 16),)
+            if t == "string":
+                return (node["value"].encode("utf-8"),)
+            if t == "binary":
+                return (bytes.fromhex(node["hex"]),)
+            if t == "date":
+                return (int(node["days"]),)
+            if t in ("timestamp", "duration"):
+                return (int(node["seconds"]), int(node["nanos"]))
+            if t in ARRAYS:
+                if "values" in node:
+                    return tuple(
+                        int(v) if not isinstance(v, bool) else v for v in node["values"]
+                    )
+                return tuple(int(b, 16) for b in node["bits"])
+            if t in self.types and self.types[t]["kind"] == "enum":
+                names = [v["name"] for v in self.types[t]["variants"]]
+                return (names.index(node["variant"]),)
+            raise GenError(f"no order for {t}")
+        kind = t[0]
+        if kind == "option":
+            if node.get("type") == "null":
+                return (0,)
+            return (1, self.ord_key(t[1], node))
+        if kind in ("list", "set"):
+            # A BTreeSet compares its elements in sorted order; a list in its own order.
+            keys = [self.ord_key(t[1], x) for x in node["items"]]
+            return tuple(sorted(keys)) if kind == "set" else tuple(keys)
+        if kind == "map":
+            return tuple(
+                sorted((self.ord_key(t[1], k), self.ord_key(t[2], v)) for k, v in node["entries"])
+            )
+        raise GenError(f"no order for {schema_str(t)}")
+
+    # -- the whole file --
+
+    def generate(self, source_name):
+        out = [
+            f"// @generated by conformance/gen_rust_mirrors.py from {source_name}.",
+            "// Do not edit: run `python3 conformance/gen_rust_mirrors.py` instead.",
+            "//",
+            "// Rust mirrors of the struct and enum vectors: one type per definition, the",
+            "// expected value of every vector, and one monomorphic check per vector.",
+            "",
+            "#![allow(dead_code, clippy::all, clippy::pedantic)]",
+            "",
+            f"use {CHECK_MOD}::Case;",
+            "",
+        ]
+        self.gen_types(out)
+
+        out.append("/// Registers every mirrored type on `fury` (by its id or name).")
+        out.append("pub fn register_all(fury: &mut fury::Fury) {")
+        for t in self.doc["types"]:
+            out.append(f"    fury.register::<{t['name']}>().unwrap();")
+        out.append("}")
+        out.append("")
+
+        out.append("/// The registration a mirrored type's `#[fury(..)]` attribute names, by type name.")
+        out.append("pub fn registration_of(type_name: &str) -> Option<fury::Registration> {")
+        out.append("    use fury::FuryObject;")
+        out.append("    match type_name {")
+        for t in self.doc["types"]:
+            out.append(f"        {rust_str(t['name'])} => {t['name']}::registration(),")
+        out.append("        _ => None,")
+        out.append("    }")
+        out.append("}")
+        out.append("")
+
+        out.append("/// `(type, field_order, fingerprint, hash)` of every struct, as pyfory computed them.")
+        out.append("pub const STRUCT_HASHES: &[(&str, &[&str], &str, i32)] = &[")
+        for t in self.doc["types"]:
+            if t["kind"] != "struct":
+                continue
+            order = ", ".join(rust_str(f) for f in t["field_order"])
+            if sorted(t["field_order"]) != sorted(f["name"] for f in t["fields"]):
+                raise GenError(f"{t['name']}: field_order does not name every field once")
+            out.append(
+                f"    ({rust_str(t['name'])}, &[{order}], {rust_str(t['fingerprint'])}, "
+                f"{int(t['hash'])}),"
+            )
+        out.append("];")
+        out.append("")
+
+        cases = []
+        fn_names = {}
+        for v in self.doc["vectors"]:
+            name = v["name"]
+            fn = "expected_" + sanitize(name)
+            if fn in fn_names:
+                raise GenError(f"vectors {fn_names[fn]!r} and {name!r} both give {fn}")
+            fn_names[fn] = name
+            settings = v.get("settings", {})
+            if settings != {"xlang": True, "ref": False, "compatible": False}:
+                raise GenError(f"{name}: unsupported settings {settings}")
+            tree = parse_schema(v["schema"])
+            rty = self.rust_type(tree, False)
+            st = {"nan": False, "order": []}
+            try:
+                if isinstance(tree, str) and tree in self.types:
+                    expr = self.user_value(tree, v["value"], "$", st, top=True)
+                else:
+                    expr = self.value(tree, v["value"], False, "$", st)
+            except GenError as e:
+                raise GenError(f"{name}: {e}") from None
+            out.append(f"/// `{name}` ({v['schema']})")
+            out.append(f"pub fn {fn}() -> {rty} {{")
+            out.append(f"    {expr}")
+            out.append("}")
+            out.append("")
+            cases.append((name, fn, rty, st))
+
+        out.append("/// One case per vector, in file order.")
+        out.append("pub fn cases() -> Vec<Case> {")
+        out.append("    vec![")
+        for name, fn, rty, st in cases:
+            check = "check_bitwise" if st["nan"] else "check"
+            order = ", ".join(rust_str(p) for p in st["order"])
+            out.append("        Case {")
+            out.append(f"            name: {rust_str(name)},")
+            out.append(f"            rust_type: {rust_str(rty)},")
+            out.append(
+                f"            check: |fury, bytes, writer_same| {CHECK_MOD}::{check}::<{rty}>"
+                f"(fury, bytes, writer_same, {fn}()),"
+            )
+            out.append(f"            decode: |fury, bytes| {CHECK_MOD}::decode::<{rty}>(fury, bytes),")
+            out.append(f"            encode: |fury| {CHECK_MOD}::encode::<{rty}>(fury, &{fn}()),")
+            out.append(f"            order_differs: &[{order}],")
+            out.append(f"            has_nan: {'true' if st['nan'] else 'false'},")
+            out.append("        },")
+        out.append("    ]")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--input", type=Path, default=DEFAULT_INPUT)
+    ap.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
+    ap.add_argument("--check", action="store_true", help="exit 1 if the output file is stale")
+    args = ap.parse_args()
+    doc = json.loads(args.input.read_text(encoding="utf-8"))
+    if doc.get("format") != "fury-conformance/1":
+        sys.exit(f"{args.input}: unknown format {doc.get('format')!r}")
+    try:
+        source = args.input.resolve().relative_to(HERE.parent).as_posix()
+    except ValueError:
+        source = args.input.name
+    try:
+        text = Gen(doc).generate(source)
+    except GenError as e:
+        sys.exit(f"gen_rust_mirrors: {e}")
+    if args.check:
+        current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
+        if current != text:
+            print(f"{args.output} is stale: run python3 conformance/gen_rust_mirrors.py",
+                  file=sys.stderr)
+            sys.exit(1)
+        print(f"{args.output} is up to date")
+        return
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(text, encoding="utf-8")
+    print(f"wrote {args.output} ({len(doc['types'])} types, {len(doc['vectors'])} vectors)")
+
+
+if __name__ == "__main__":
+    main()
