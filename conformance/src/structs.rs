@@ -7,6 +7,9 @@
 use fury::{Deserialize, Fury, Serialize};
 use std::fmt::Debug;
 
+/// Checks pyfory's bytes; the flag asks for byte equality of our encoding with pyfory's.
+pub type CheckFn = fn(&Fury, &[u8], bool) -> Result<Vec<u8>, String>;
+
 /// One struct/enum vector, bound to its static Rust type by the generated mirror.
 pub struct Case {
     /// Vector name.
@@ -15,7 +18,7 @@ pub struct Case {
     pub rust_type: &'static str,
     /// [`check`] (or [`check_bitwise`]) of pyfory's bytes against the expected value; the flag
     /// asks for byte equality of our encoding with pyfory's.
-    pub check: fn(&Fury, &[u8], bool) -> Result<Vec<u8>, String>,
+    pub check: CheckFn,
     /// Decodes bytes as the Rust type, discarding the value (for hostile inputs).
     pub decode: fn(&Fury, &[u8]) -> Result<(), String>,
     /// Encodes the expected value (for the live check by pyfory).
