@@ -59,9 +59,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                     ::std::result::Result::Ok(())
                 }
 
-                fn fingerprint(out: &mut ::std::string::String, track_ref: bool, nullable: bool) {
-                    ::fury::serializer::fingerprint_leaf(out, ::fury::TypeId::Enum, track_ref, nullable);
-                }
+
             }
 
             impl ::fury::Deserialize for #name {

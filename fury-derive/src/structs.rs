@@ -127,8 +127,10 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     ::std::result::Result::Ok(())
                 }
 
-                fn fingerprint(out: &mut ::std::string::String, track_ref: bool, nullable: bool) {
-                    ::fury::serializer::fingerprint_leaf(out, ::fury::TypeId::Struct, track_ref, nullable);
+                fn field_type(registry: &::fury::Registry, compatible: bool) -> ::fury::meta::typedef::FieldType {
+                    ::fury::meta::typedef::FieldType::leaf(
+                        ::fury::serializer::object::struct_kind::<Self>(registry, compatible),
+                    )
                 }
             }
 

@@ -53,6 +53,15 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// The bytes from offset `start` up to the current position.
+    pub fn consumed_since(&self, start: usize) -> Result<&'a [u8]> {
+        self.data
+            .get(start..self.pos)
+            .ok_or_else(|| self.error(ErrorKind::Invalid {
+                what: format!("offset {start} is past the read position"),
+            }))
+    }
+
     /// Takes the next `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {

@@ -99,6 +99,7 @@
 
 mod meta_string;
 mod murmur3;
+pub mod typedef;
 mod wire;
 
 pub use meta_string::{MetaEncoding, MetaString, MetaStringEncoder, MAX_META_STRING_CHARS};

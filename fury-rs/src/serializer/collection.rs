@@ -172,11 +172,11 @@ macro_rules! set_impl {
                 write_elements(self.len(), self.iter(), true, ctx)
             }
 
-            fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
-                super::fingerprint_leaf(out, TypeId::Set, track_ref, nullable);
-                out.push('[');
-                T::fingerprint(out, false, false);
-                out.push(']');
+            fn field_type(
+                registry: &crate::resolver::Registry,
+                compatible: bool,
+            ) -> crate::meta::typedef::FieldType {
+                super::collection_field_type::<T>(TypeId::Set, registry, compatible)
             }
         }
 
@@ -247,11 +247,11 @@ impl<T: Serialize> Serialize for List<T> {
         write_elements(self.0.len(), self.0.iter(), true, ctx)
     }
 
-    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
-        super::fingerprint_leaf(out, TypeId::List, track_ref, nullable);
-        out.push('[');
-        T::fingerprint(out, false, false);
-        out.push(']');
+    fn field_type(
+        registry: &crate::resolver::Registry,
+        compatible: bool,
+    ) -> crate::meta::typedef::FieldType {
+        super::collection_field_type::<T>(TypeId::List, registry, compatible)
     }
 }
 

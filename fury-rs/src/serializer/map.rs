@@ -269,13 +269,14 @@ macro_rules! map_impl {
                 write_map(self.len(), self.iter(), true, ctx)
             }
 
-            fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
-                super::fingerprint_leaf(out, TypeId::Map, track_ref, nullable);
-                out.push('[');
-                K::fingerprint(out, false, false);
-                out.push('|');
-                V::fingerprint(out, false, false);
-                out.push(']');
+            fn field_type(
+                registry: &crate::resolver::Registry,
+                compatible: bool,
+            ) -> crate::meta::typedef::FieldType {
+                let mut t = crate::meta::typedef::FieldType::leaf(TypeId::Map);
+                t.children.push(K::field_type(registry, compatible));
+                t.children.push(V::field_type(registry, compatible));
+                t
             }
         }
 

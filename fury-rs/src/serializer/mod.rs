@@ -21,6 +21,7 @@ pub use wrapper::{Fixed, Tagged};
 
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
+use crate::meta::typedef::FieldType;
 use crate::resolver::Registry;
 use crate::types::{RefFlag, TypeId};
 
@@ -112,27 +113,44 @@ pub trait Serialize {
         write_elements(items.len(), items.iter(), declared, ctx)
     }
 
-    /// Appends this type's part of a struct's schema fingerprint: `type_id,ref,nullable`,
-    /// followed by `[children]` for containers, whose own flags are always `0,0` (see
-    /// `spec/`).
-    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool)
+    /// The declared type of a field (or element) of this type, as a TypeDef describes it.
+    /// User types name their registered kind (e.g. COMPATIBLE_STRUCT in compatible mode).
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType
     where
         Self: Sized,
     {
-        fingerprint_leaf(out, Self::TYPE_ID, track_ref, nullable);
+        let _ = (registry, compatible);
+        FieldType::leaf(Self::TYPE_ID)
     }
 }
 
-/// Appends `id,ref,nullable` for one level of a fingerprint.
-pub fn fingerprint_leaf(out: &mut String, id: TypeId, track_ref: bool, nullable: bool) {
+/// A list or set field type with element type `E`.
+pub fn collection_field_type<E: Serialize>(
+    id: TypeId,
+    registry: &Registry,
+    compatible: bool,
+) -> FieldType {
+    let mut t = FieldType::leaf(id);
+    t.children.push(E::field_type(registry, compatible));
+    t
+}
+
+/// Appends a field type to a schema fingerprint: `id,ref,nullable` then `[children]` (lists
+/// and sets) or `[key|value]` (maps), the children with flags `0,0`.
+pub fn render_fingerprint(out: &mut String, t: &FieldType, track_ref: bool, nullable: bool) {
     use std::fmt::Write;
-    let _ = write!(
-        out,
-        "{},{},{}",
-        fingerprint_id(id) as u8,
-        track_ref as u8,
-        nullable as u8
-    );
+    let id = TypeId::from_u8(t.type_id).map_or(0, |id| fingerprint_id(id) as u8);
+    let _ = write!(out, "{id},{},{}", track_ref as u8, nullable as u8);
+    if !t.children.is_empty() {
+        out.push('[');
+        for (i, c) in t.children.iter().enumerate() {
+            if i > 0 {
+                out.push('|');
+            }
+            render_fingerprint(out, c, false, false);
+        }
+        out.push(']');
+    }
 }
 
 /// The id a type contributes to a schema fingerprint: user kinds count as UNKNOWN.
@@ -288,8 +306,10 @@ impl<T: Serialize> Serialize for Option<T> {
         T::needs_type_info(registry)
     }
 
-    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
-        T::fingerprint(out, track_ref, nullable)
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+        let mut t = T::field_type(registry, compatible);
+        t.nullable = true;
+        t
     }
 
     #[inline]
@@ -374,8 +394,8 @@ delegate_serialize!(Box<T>, [], {
         T::needs_type_info(registry)
     }
 
-    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
-        T::fingerprint(out, track_ref, nullable)
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+        T::field_type(registry, compatible)
     }
 });
 
@@ -428,12 +448,11 @@ impl<T: Serialize> Serialize for Vec<T> {
         T::write_vec(self, true, ctx)
     }
 
-    fn fingerprint(out: &mut String, track_ref: bool, nullable: bool) {
-        fingerprint_leaf(out, T::VEC_TYPE_ID, track_ref, nullable);
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
         if T::VEC_TYPE_ID == TypeId::List {
-            out.push('[');
-            T::fingerprint(out, false, false);
-            out.push(']');
+            collection_field_type::<T>(TypeId::List, registry, compatible)
+        } else {
+            FieldType::leaf(T::VEC_TYPE_ID)
         }
     }
 }

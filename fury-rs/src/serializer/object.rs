@@ -76,6 +76,16 @@ pub fn read_user_type_info<T: FuryObject>(ctx: &mut ReadContext, id: TypeId) -> 
     }
 }
 
+/// The kind a struct `T` is written with under `registry` (by id or by name) and mode.
+pub fn struct_kind<T: 'static>(registry: &crate::resolver::Registry, compatible: bool) -> TypeId {
+    match (registry.is_named::<T>(), compatible) {
+        (false, false) => TypeId::Struct,
+        (false, true) => TypeId::CompatibleStruct,
+        (true, false) => TypeId::NamedStruct,
+        (true, true) => TypeId::NamedCompatibleStruct,
+    }
+}
+
 /// Checks that the kind byte `id` (whose type info was read already) is one `T` is written
 /// with.
 #[inline]
@@ -141,7 +151,8 @@ pub fn fingerprint_field<F: Serialize>(
 ) {
     out.push_str(name);
     out.push(',');
-    F::fingerprint(out, track_ref, nullable);
+    let t = F::field_type(&crate::resolver::Registry::default(), false);
+    super::render_fingerprint(out, &t, track_ref, nullable);
     out.push(';');
 }
 
