@@ -1005,6 +1005,8 @@ def _read_ref_flag(r):
 
 def _read_type_id(r):
     tid = r.u8()
+    if getattr(r, "compat", False) and tid in COMPAT_TYPE_INFO_IDS:
+        return _read_compat_type_info(r, tid)
     if tid not in TYPE_NAMES:
         if r.types is not None and tid in USER_TYPE_KINDS:
             return _read_user_type_info(r, tid)
@@ -1717,6 +1719,9 @@ def _is_ascii_identifier(name):
 
 _STRUCT_DEF_KEYS = {"name", "kind", "register", "fields", "field_order", "fingerprint", "hash", "meta_strings", "note"}
 _ENUM_DEF_KEYS = {"name", "kind", "register", "variants", "meta_strings", "note"}
+# keys of the compatible-mode vector files (vectors_compat/): the TypeDef pyfory
+# writes for the type, and evolution types that share one registration
+_COMPAT_DEF_KEYS = {"typedef_hex", "typedef", "typedef_error", "alias_of_registration", "version"}
 _RESERVED_TYPE_NAMES = set(SCALAR_NAMES) | {"none", "any", "list", "set", "map", "option", "null", "struct", "enum"}
 
 
@@ -1729,6 +1734,7 @@ class TypeTable:
         self._defs = {}
         self._by_id = {}
         self._by_reg_name = {}
+        self._alias_regs = {}  # registration key -> alias types sharing it
         for d in defs:
             self._add(d)
         self._fields = {}
@@ -1738,6 +1744,7 @@ class TypeTable:
         self._check_acyclic()
         self._order_cache = {}
         self._classes = None
+        self._check_defaults()
 
     # validation ----------------------------------------------------------------
     def _add(self, d):
@@ -1751,9 +1758,14 @@ class TypeTable:
         kind = d.get("kind")
         if kind not in ("struct", "enum"):
             raise VectorError("type {}: kind must be struct or enum".format(name))
-        extra = set(d) - (_STRUCT_DEF_KEYS if kind == "struct" else _ENUM_DEF_KEYS)
+        extra = set(d) - (_STRUCT_DEF_KEYS if kind == "struct" else _ENUM_DEF_KEYS) - _COMPAT_DEF_KEYS
         if extra:
             raise VectorError("type {}: unknown keys {}".format(name, sorted(extra)))
+        alias = d.get("alias_of_registration", False)
+        if alias is not False and alias is not True:
+            raise VectorError("type {}: alias_of_registration must be a boolean".format(name))
+        if "version" in d and (type(d["version"]) is not int or not alias):
+            raise VectorError("type {}: 'version' must be an integer, on an alias_of_registration type".format(name))
         reg = d.get("register")
         if not isinstance(reg, dict):
             raise VectorError("type {}: no 'register'".format(name))
@@ -1761,16 +1773,22 @@ class TypeTable:
             uid = reg["id"]
             if type(uid) is not int or not 1 <= uid <= 0xFFFFFFFE:
                 raise VectorError("type {}: bad id {!r}".format(name, uid))
-            if uid in self._by_id:
-                raise VectorError("type {}: id {} already used by {}".format(name, uid, self._by_id[uid]))
-            self._by_id[uid] = name
+            if alias:
+                self._add_alias(name, kind, ("id", uid), self._by_id.get(uid))
+            else:
+                if uid in self._by_id or ("id", uid) in self._alias_regs:
+                    raise VectorError("type {}: id {} already used by {}".format(name, uid, self._by_id.get(uid, "an alias type")))
+                self._by_id[uid] = name
         elif set(reg) == {"namespace", "typename"}:
             ns, tn = reg["namespace"], reg["typename"]
             if not isinstance(ns, str) or not isinstance(tn, str) or not tn or "." in tn or ns.endswith("."):
                 raise VectorError("type {}: bad namespace/typename {!r}".format(name, reg))
-            if (ns, tn) in self._by_reg_name:
-                raise VectorError("type {}: name {!r} already used".format(name, reg))
-            self._by_reg_name[(ns, tn)] = name
+            if alias:
+                self._add_alias(name, kind, ("name", ns, tn), self._by_reg_name.get((ns, tn)))
+            else:
+                if (ns, tn) in self._by_reg_name or ("name", ns, tn) in self._alias_regs:
+                    raise VectorError("type {}: name {!r} already used".format(name, reg))
+                self._by_reg_name[(ns, tn)] = name
         else:
             raise VectorError("type {}: 'register' needs 'id' or 'namespace'+'typename'".format(name))
         if kind == "enum":
@@ -1792,11 +1810,22 @@ class TypeTable:
                 raise VectorError("struct {}: no field list".format(name))
         self._defs[name] = d
 
+    def _add_alias(self, name, kind, key, plain_owner):
+        """An evolution type (alias_of_registration): it may share its
+        registration with other alias types of the same kind, never with a
+        plain type, and it is registered only on request (register_with)."""
+        if plain_owner is not None:
+            raise VectorError("type {}: registration {} already used by the plain type {}".format(name, key[1:], plain_owner))
+        owners = self._alias_regs.setdefault(key, [])
+        if owners and self._defs[owners[0]]["kind"] != kind:
+            raise VectorError("type {}: shares registration {} with {} of another kind".format(name, key[1:], owners[0]))
+        owners.append(name)
+
     def _parse_fields(self, d):
         out = []
         seen, snakes, tags = set(), set(), set()
         for f in d["fields"]:
-            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id"}:
+            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id", "default"}:
                 raise VectorError("struct {}: bad field {!r}".format(d["name"], f))
             fname = f.get("name")
             if not _is_ascii_identifier(fname) or fname.endswith("_"):
@@ -1840,6 +1869,29 @@ class TypeTable:
         for name in self._defs:
             visit(name, [])
 
+    def _check_defaults(self):
+        """A field "default" (a value node) is the value the Python mirror
+        gets when the field is missing from the data (compatible mode).
+        Once a field of a struct has one, every later field needs one."""
+        self._defaults = {}
+        for name, d in self._defs.items():
+            if d["kind"] != "struct":
+                continue
+            seen_default = False
+            for f, (fname, tree, _tag) in zip(d["fields"], self._fields[name]):
+                if "default" in f:
+                    seen_default = True
+                    errs = schema_errors(tree, f["default"], "{}.{}<default>".format(name, fname), self)
+                    if errs:
+                        raise VectorError("struct {}: field {}: bad default: {}".format(name, fname, "; ".join(errs[:3])))
+                    self._defaults.setdefault(name, {})[fname] = f["default"]
+                elif seen_default:
+                    raise VectorError("struct {}: field {} needs a default (an earlier field has one)".format(name, fname))
+
+    def field_default(self, name, fname):
+        """The default node of a field, or None."""
+        return self._defaults.get(name, {}).get(fname)
+
     # lookups -------------------------------------------------------------------
     def __contains__(self, name):
         return name in self._defs
@@ -1858,6 +1910,29 @@ class TypeTable:
 
     def is_named(self, name):
         return "typename" in self._defs[name]["register"]
+
+    def is_alias(self, name):
+        """True for an evolution type (alias_of_registration): not registered
+        by register()/make_fory(), only by register_with()."""
+        return bool(self._defs[name].get("alias_of_registration", False))
+
+    def alias_closure(self, name):
+        """The alias types a value of type ``name`` may contain (itself
+        included when it is one), sorted."""
+        out, todo = set(), [name]
+        while todo:
+            n = todo.pop()
+            if n in out:
+                continue
+            out.add(n)
+            for _f, tree, _t in self._fields.get(n, ()):
+                todo.extend(_named_refs(tree))
+        return sorted(n for n in out if self.is_alias(n))
+
+    def registered_view(self, alias_names=()):
+        """The types one Fory registers: every plain type plus the given alias
+        types (see register_with); by_id / by_reg_name resolve among those."""
+        return RegisteredTypes(self, alias_names)
 
     def by_id(self, uid):
         return self._by_id.get(uid)
@@ -1976,6 +2051,7 @@ class TypeTable:
                     problems.append("type {}: meta_strings on a type registered by id".format(name))
                 elif d["meta_strings"] != self.meta_strings(name):
                     problems.append("type {}: stored meta_strings differ from the computed ones".format(name))
+        problems.extend(typedef_facts_errors(self))  # compatible-mode files only (typedef_* keys)
         return problems
 
     # Python mirrors (need pyfory) ----------------------------------------------------
@@ -1989,8 +2065,20 @@ class TypeTable:
         return self.python_classes()[name]
 
     def register(self, fory):
+        self.register_with(fory, ())
+
+    def register_with(self, fory, alias_names):
+        """Register every plain type, and of the alias types only ``alias_names``
+        (which must not share a registration)."""
+        alias_names = set(alias_names)
+        for a in alias_names:
+            if a not in self._defs or not self.is_alias(a):
+                raise VectorError("{} is not an alias_of_registration type".format(a))
+        RegisteredTypes(self, alias_names)  # checks for clashes
         classes = self.python_classes()
         for name, d in self._defs.items():
+            if self.is_alias(name) and name not in alias_names:
+                continue
             reg = d["register"]
             if "id" in reg:
                 fory.register_type(classes[name], type_id=reg["id"])
@@ -2002,6 +2090,49 @@ class TypeTable:
         fory = make_fory(settings or STRUCT_SETTINGS)
         self.register(fory)
         return fory
+
+    def make_fory_with(self, settings, alias_names):
+        fory = make_fory(settings)
+        self.register_with(fory, alias_names)
+        return fory
+
+
+class RegisteredTypes:
+    """A view of a TypeTable as one Fory sees it: the plain types plus some
+    alias types.  Registration lookups resolve among those; everything else
+    is the table's."""
+
+    def __init__(self, table, alias_names):
+        self._table = table
+        self._ids = dict(table._by_id)
+        self._names = dict(table._by_reg_name)
+        self.alias_names = tuple(sorted(set(alias_names)))
+        for a in self.alias_names:
+            reg = table.get(a)["register"]
+            if "id" in reg:
+                if reg["id"] in self._ids:
+                    raise VectorError("{} and {} are both registered with id {}".format(self._ids[reg["id"]], a, reg["id"]))
+                self._ids[reg["id"]] = a
+            else:
+                key = (reg["namespace"], reg["typename"])
+                if key in self._names:
+                    raise VectorError("{} and {} are both registered as {!r}".format(self._names[key], a, key))
+                self._names[key] = a
+
+    def by_id(self, uid):
+        return self._ids.get(uid)
+
+    def by_reg_name(self, namespace, typename):
+        return self._names.get((namespace, typename))
+
+    def __contains__(self, name):
+        return name in self._table
+
+    def __iter__(self):
+        return iter(self._table)
+
+    def __getattr__(self, attr):
+        return getattr(self._table, attr)
 
 
 def _scalar_hint(kind):
@@ -2062,7 +2193,14 @@ def _build_python_classes(types):
             for ref in _named_refs(tree):
                 build(ref)
             hint = _python_hint(tree, classes)
-            if tag is not None:
+            default = types.field_default(name, fname)
+            if default is not None:
+                factory = _default_factory(default, types)
+                if tag is not None:
+                    specs.append((fname, hint, pyfory.field(tag, nullable=tree[0] == "option", default_factory=factory)))
+                else:
+                    specs.append((fname, hint, dataclasses.field(default_factory=factory)))
+            elif tag is not None:
                 specs.append((fname, hint, pyfory.field(tag, nullable=tree[0] == "option")))
             else:
                 specs.append((fname, hint))
@@ -2075,6 +2213,11 @@ def _build_python_classes(types):
         if types.kind(name) == "struct":
             build(name)
     return classes
+
+
+def _default_factory(node, types):
+    """A dataclass default_factory giving a fresh Python value of the node."""
+    return lambda: node_to_py(node, types)
 
 
 def _named_refs(tree):
@@ -2241,6 +2384,8 @@ def _read_user_type_info(r, tid):
 
 def _read_user_payload(r, key):
     kind, name = key
+    if kind == "struct" and getattr(r, "compat", False):
+        return _read_compat_struct(r, name)
     if kind == "enum":
         vid = r.var_uint32()
         variant = r.types.variant_by_id(name, vid)
@@ -2295,3 +2440,596 @@ def load_vector_dirs(directories):
             seen[vec["name"]] = directory
             vectors.append(vec)
     return vectors
+
+
+# ---------------------------------------------------------------------------
+# compatible mode (vectors_compat/): TypeDef meta and TypeDef-driven decoding
+# ---------------------------------------------------------------------------
+#
+# With compatible=True pyfory registers structs as COMPATIBLE_STRUCT (28) or
+# NAMED_COMPATIBLE_STRUCT (30) and describes each struct type once per stream
+# with a TypeDef: the type info is the kind byte, a var_uint32 marker
+# ``index << 1`` followed by the TypeDef bytes (first use in the stream) or
+# ``(index << 1) | 1`` (back-reference), index counting the TypeDefs of the
+# stream from 0.  NAMED_ENUM (26) uses the same shared meta; ENUM (25) keeps
+# its var_uint32 user id.  The functions below are our own reading of
+# pyfory 1.7.7; generate_compat.py checks each TypeDef pyfory writes against
+# typedef_encode() and decodes every stream with decode_wire_compat().
+
+DEFAULT_COMPAT_VECTOR_DIR = os.path.join(HERE, "vectors_compat")
+COMPAT_SETTINGS = {"xlang": True, "ref": False, "compatible": True}
+
+UNKNOWN_TYPE_ID = 0
+COMPATIBLE_STRUCT_TYPE_ID = 28
+NAMED_COMPATIBLE_STRUCT_TYPE_ID = 30
+# type id -> (kind, registered by name) for the type infos that carry shared meta
+COMPAT_TYPE_INFO_IDS = {
+    NAMED_ENUM_TYPE_ID: ("enum", True),
+    COMPATIBLE_STRUCT_TYPE_ID: ("struct", False),
+    NAMED_COMPATIBLE_STRUCT_TYPE_ID: ("struct", True),
+}
+
+TYPEDEF_STRUCT_FLAG = 0x80
+TYPEDEF_COMPATIBLE_FLAG = 0x40
+TYPEDEF_NAMED_FLAG = 0x20
+TYPEDEF_SMALL_FIELD_COUNT = 0x1F  # 31: the count continues as a var_uint32
+TYPEDEF_SIZE_MASK = 0xFF  # 255: the size continues as a var_uint32
+TYPEDEF_COMPRESS_FLAG = 0x100
+TYPEDEF_RESERVED_FLAGS = 0xE00
+TYPEDEF_HASH_SHIFT = 12
+TYPEDEF_BIG_NAME = 0x3F  # 63: the length of a namespace / type name continues as a var_uint32
+TYPEDEF_FIELD_SIZE_LIMIT = 0x0F  # 15: name size - 1 / tag id continues as a var_uint32
+TYPEDEF_NON_STRUCT_KINDS = ("ENUM", "NAMED_ENUM", "EXT", "NAMED_EXT", "TYPED_UNION", "NAMED_UNION")
+# the meta-string encodings a TypeDef can name, by the 2-bit index it writes
+# (values are META_ENCODING_NAMES indexes); for field names index 3 is TAG_ID
+TYPEDEF_NAME_ENCODINGS = {
+    "namespace": (0, 4, 2),  # UTF_8, ALL_TO_LOWER_SPECIAL, LOWER_UPPER_DIGIT_SPECIAL
+    "typename": (0, 4, 2, 3),  # ... and FIRST_TO_LOWER_SPECIAL
+    "field": (0, 4, 2),
+}
+TYPEDEF_FIELD_TAG_ID = 3
+_TYPEDEF_SPECIALS = {"namespace": (".", "_"), "typename": ("$", "_"), "field": ("$", "_")}
+
+FIELD_TYPE_KINDS = dict(TYPE_NAMES)
+FIELD_TYPE_KINDS.update({
+    UNKNOWN_TYPE_ID: "unknown",
+    ENUM_TYPE_ID: "enum",
+    COMPATIBLE_STRUCT_TYPE_ID: "compatible_struct",
+    NAMED_COMPATIBLE_STRUCT_TYPE_ID: "named_compatible_struct",
+})
+
+
+class TypeDefError(VectorError):
+    """pyfory 1.7.7 cannot encode a TypeDef for this type (see README)."""
+
+
+def typedef_name_encoding(text, role):
+    """META_ENCODING_NAMES index pyfory 1.7.7 picks for a name inside a
+    TypeDef.  Its encoder tries LOWER_SPECIAL only if allowed (never here),
+    then LOWER_UPPER_DIGIT_SPECIAL-compatible text: digits -> LUDS, a single
+    leading capital -> FIRST_TO_LOWER_SPECIAL (even where that encoding is
+    not allowed: pyfory then fails), (len + capitals) * 5 < len * 6 ->
+    ALL_TO_LOWER_SPECIAL, else LUDS; any other text is UTF_8."""
+    if not text:
+        return 0
+    sp1, sp2 = _TYPEDEF_SPECIALS[role]
+    if all(_ascii_lower(c) or _ascii_upper(c) or _ascii_digit(c) or c in (sp1, sp2) for c in text):
+        digits = sum(1 for c in text if _ascii_digit(c))
+        uppers = sum(1 for c in text if _ascii_upper(c))
+        if digits:
+            return 2
+        if uppers == 1 and _ascii_upper(text[0]):
+            if 3 not in TYPEDEF_NAME_ENCODINGS[role]:
+                raise TypeDefError(
+                    "{} {!r}: pyfory 1.7.7 picks FIRST_TO_LOWER_SPECIAL, which a TypeDef {} cannot name "
+                    "(ValueError: <Encoding.FIRST_TO_LOWER_SPECIAL: 3> is not in list)".format(role, text, role))
+            return 3
+        if (len(text) + uppers) * 5 < len(text) * 6:
+            return 4
+        return 2
+    return 0
+
+
+def meta_string_encode_as(text, enc, role):
+    """Encode ``text`` with the META_ENCODING_NAMES index ``enc``; ``role``
+    is "namespace", "typename" or "field" (the two special characters)."""
+    if not text:
+        return b""
+    if enc == 0:
+        return text.encode("utf-8")
+    if enc in (1, 3, 4):
+        if enc == 3:
+            chars = text[0].lower() + text[1:]
+        elif enc == 4:
+            chars = "".join("|" + c.lower() if _ascii_upper(c) else c for c in text)
+        else:
+            chars = text
+        return _pack_bits([_LOWER_SPECIAL_ALPHABET.index(c) for c in chars], 5)
+    sp1, sp2 = _TYPEDEF_SPECIALS[role]
+
+    def v6(c):
+        if _ascii_lower(c):
+            return ord(c) - 97
+        if _ascii_upper(c):
+            return 26 + ord(c) - 65
+        if _ascii_digit(c):
+            return 52 + ord(c) - 48
+        return 62 if c == sp1 else 63
+
+    return _pack_bits([v6(c) for c in text], 6)
+
+
+def typedef_header_hash(body, low_bits):
+    """The hash part (bits 12..63) of a TypeDef header: h = the first 64-bit
+    half of MurmurHash3_x64_128(body + the two low bytes of low_bits, seed
+    47) as a signed int64; s = int64(h << 12) (wrapping); s = -s when s is
+    negative (and not INT64_MIN); the result is s with its low 12 bits
+    cleared, as an unsigned 64-bit number."""
+    h1 = murmur3_x64_128(bytes(body) + bytes((low_bits & 0xFF, (low_bits >> 8) & 0xFF)), 47)[0]
+    shifted = _to_signed((h1 << TYPEDEF_HASH_SHIFT) & _MASK64, 64)
+    if shifted < 0 and shifted != -(1 << 63):
+        shifted = -shifted
+    return shifted & _MASK64 & ~((1 << TYPEDEF_HASH_SHIFT) - 1)
+
+
+def typedef_field_type(types, tree):
+    """The TypeDef type tree of a field schema:
+    {"id", "nullable", "ref"[, "element" | "key", "value"]}.  Structs
+    registered by id are COMPATIBLE_STRUCT (28), by name
+    NAMED_COMPATIBLE_STRUCT (30); every enum is ENUM (25); any is UNKNOWN (0)."""
+    nullable = tree[0] == "option"
+    if nullable:
+        tree = tree[1]
+    k = tree[0]
+    out = {"id": None, "nullable": nullable, "ref": False}
+    if k == "scalar":
+        out["id"] = TYPE_IDS[tree[1]]
+    elif k == "any":
+        out["id"] = UNKNOWN_TYPE_ID
+    elif k == "named":
+        if types.kind(tree[1]) == "enum":
+            out["id"] = ENUM_TYPE_ID
+        else:
+            out["id"] = NAMED_COMPATIBLE_STRUCT_TYPE_ID if types.is_named(tree[1]) else COMPATIBLE_STRUCT_TYPE_ID
+    elif k in ("list", "set"):
+        out["id"] = TYPE_IDS[k]
+        out["element"] = typedef_field_type(types, tree[1])
+    elif k == "map":
+        out["id"] = TYPE_IDS[k]
+        out["key"] = typedef_field_type(types, tree[1])
+        out["value"] = typedef_field_type(types, tree[2])
+    else:
+        raise VectorError("no TypeDef type for schema {}".format(format_schema(tree)))
+    return out
+
+
+def _write_typedef_type(out, ft, top):
+    if top:
+        out.append(ft["id"])  # one byte; nullable/ref are in the field header
+    else:
+        out += _var_uint32_bytes((ft["id"] << 2) | (2 if ft["nullable"] else 0) | (1 if ft["ref"] else 0))
+    if "element" in ft:
+        _write_typedef_type(out, ft["element"], False)
+    elif "key" in ft:
+        _write_typedef_type(out, ft["key"], False)
+        _write_typedef_type(out, ft["value"], False)
+
+
+def _write_typedef_name(out, text, role):
+    enc = typedef_name_encoding(text, role)
+    data = meta_string_encode_as(text, enc, role)
+    index = TYPEDEF_NAME_ENCODINGS[role].index(enc)
+    if len(data) >= TYPEDEF_BIG_NAME:
+        out.append((TYPEDEF_BIG_NAME << 2) | index)
+        out += _var_uint32_bytes(len(data) - TYPEDEF_BIG_NAME)
+    else:
+        out.append((len(data) << 2) | index)
+    out += data
+
+
+def typedef_body(types, name):
+    """Our own encoding of the TypeDef body (everything after the 8-byte
+    header and its size extension) of a struct or enum."""
+    d = types.get(name)
+    out = bytearray()
+    named = types.is_named(name)
+    fields = []
+    if d["kind"] == "struct":
+        by_name = {f: (tree, tag) for f, tree, tag in types.fields(name)}
+        fields = [(f,) + by_name[f] for f in types.wire_order(name)]
+        header = TYPEDEF_STRUCT_FLAG | TYPEDEF_COMPATIBLE_FLAG | (TYPEDEF_NAMED_FLAG if named else 0)
+        header |= min(len(fields), TYPEDEF_SMALL_FIELD_COUNT)
+        out.append(header)
+        if len(fields) >= TYPEDEF_SMALL_FIELD_COUNT:
+            out += _var_uint32_bytes(len(fields) - TYPEDEF_SMALL_FIELD_COUNT)
+    else:
+        out.append(TYPEDEF_NON_STRUCT_KINDS.index("NAMED_ENUM" if named else "ENUM"))
+    reg = d["register"]
+    if named:
+        _write_typedef_name(out, reg["namespace"], "namespace")
+        _write_typedef_name(out, reg["typename"], "typename")
+    else:
+        out += _var_uint32_bytes(reg["id"])
+    for fname, tree, tag in fields:
+        ft = typedef_field_type(types, tree)
+        header = (2 if ft["nullable"] else 0) | (1 if ft["ref"] else 0)
+        if tag is not None:
+            header |= TYPEDEF_FIELD_TAG_ID << 6
+            if tag >= TYPEDEF_FIELD_SIZE_LIMIT:
+                out.append(header | (TYPEDEF_FIELD_SIZE_LIMIT << 2))
+                out += _var_uint32_bytes(tag - TYPEDEF_FIELD_SIZE_LIMIT)
+            else:
+                out.append(header | (tag << 2))
+            _write_typedef_type(out, ft, True)
+            continue
+        enc = typedef_name_encoding(fname, "field")
+        data = meta_string_encode_as(fname, enc, "field")
+        header |= TYPEDEF_NAME_ENCODINGS["field"].index(enc) << 6
+        size = len(data) - 1
+        if size >= TYPEDEF_FIELD_SIZE_LIMIT:
+            out.append(header | (TYPEDEF_FIELD_SIZE_LIMIT << 2))
+            out += _var_uint32_bytes(size - TYPEDEF_FIELD_SIZE_LIMIT)
+        else:
+            out.append(header | (size << 2))
+        _write_typedef_type(out, ft, True)
+        out += data
+    return bytes(out)
+
+
+def typedef_encode(types, name):
+    """Our own encoding of the whole TypeDef of a type: the 8-byte
+    little-endian header (hash | compress flag | min(size, 255)), a
+    var_uint32 ``size - 255`` when size >= 255, then the body."""
+    body = typedef_body(types, name)
+    low = min(len(body), TYPEDEF_SIZE_MASK)
+    header = typedef_header_hash(body, low) | low
+    out = bytearray(header.to_bytes(8, "little"))
+    if len(body) >= TYPEDEF_SIZE_MASK:
+        out += _var_uint32_bytes(len(body) - TYPEDEF_SIZE_MASK)
+    return bytes(out + body)
+
+
+def _typedef_type_desc(ft):
+    out = {"id": ft["id"], "kind": FIELD_TYPE_KINDS.get(ft["id"], "?"), "nullable": ft["nullable"], "ref": ft["ref"]}
+    if "element" in ft:
+        out["element"] = _typedef_type_desc(ft["element"])
+    if "key" in ft:
+        out["key"] = _typedef_type_desc(ft["key"])
+        out["value"] = _typedef_type_desc(ft["value"])
+    return out
+
+
+def _read_typedef_type(r, top, nullable=False, ref=False):
+    if top:
+        tid = r.u8()
+    else:
+        v = r.var_uint32()
+        tid, nullable, ref = v >> 2, bool(v & 2), bool(v & 1)
+    ft = {"id": tid, "nullable": nullable, "ref": ref}
+    if tid in (TYPE_IDS["list"], TYPE_IDS["set"]):
+        ft["element"] = _read_typedef_type(r, False)
+    elif tid == TYPE_IDS["map"]:
+        ft["key"] = _read_typedef_type(r, False)
+        ft["value"] = _read_typedef_type(r, False)
+    elif tid not in FIELD_TYPE_KINDS:
+        r.fail("unknown TypeDef field type id {}".format(tid))
+    return ft
+
+
+def _read_typedef_name(r, role):
+    header = r.u8()
+    index, size = header & 3, header >> 2
+    if index >= len(TYPEDEF_NAME_ENCODINGS[role]):
+        r.fail("bad TypeDef {} encoding index {}".format(role, index))
+    if size == TYPEDEF_BIG_NAME:
+        size += r.var_uint32()
+    enc = TYPEDEF_NAME_ENCODINGS[role][index]
+    data = r.take(size)
+    try:
+        text = meta_string_decode(data, enc, "namespace" if role == "namespace" else "typename")
+    except (ValueError, UnicodeDecodeError, IndexError) as exc:
+        r.fail("bad TypeDef {}: {}".format(role, exc))
+    return {"text": text, "encoding": META_ENCODING_NAMES[enc], "hex": data.hex()}
+
+
+def read_typedef(r):
+    """Read one TypeDef at the reader's position.  Returns its description
+    (see README, "TypeDef description"), with the raw bytes under "_raw"."""
+    start = r.pos
+    header = r.fixed(8, False)
+    low = header & 0xFFF
+    if low & TYPEDEF_RESERVED_FLAGS:
+        r.fail("reserved TypeDef header bits set: 0x{:x}".format(low))
+    size = header & TYPEDEF_SIZE_MASK
+    extended = None
+    if size == TYPEDEF_SIZE_MASK:
+        extended = r.var_uint32()
+        size += extended
+    compressed = bool(header & TYPEDEF_COMPRESS_FLAG)
+    if compressed:
+        r.fail("compressed TypeDef")
+    body = r.take(size)
+    expected_hash = typedef_header_hash(body, low)
+    if header & ~0xFFF & _MASK64 != expected_hash:
+        r.fail("TypeDef hash 0x{:x} but the body hashes to 0x{:x}".format(header >> 12, expected_hash >> 12))
+    b = WireReader(body)
+    meta = b.u8()
+    desc = {
+        "header": {
+            "hex": r.data[start : start + 8].hex(),
+            "size": size,
+            "size_extension": extended,
+            "compressed": compressed,
+            "hash": "{:013x}".format(header >> TYPEDEF_HASH_SHIFT),
+        },
+    }
+    if meta & TYPEDEF_STRUCT_FLAG:
+        count = meta & TYPEDEF_SMALL_FIELD_COUNT
+        if count == TYPEDEF_SMALL_FIELD_COUNT:
+            count += b.var_uint32()
+        named = bool(meta & TYPEDEF_NAMED_FLAG)
+        compatible = bool(meta & TYPEDEF_COMPATIBLE_FLAG)
+        desc["meta_header"] = {"byte": "{:02x}".format(meta), "struct": True, "compatible": compatible,
+                               "by_name": named, "field_count": count}
+        desc["kind"] = ("NAMED_" if named else "") + ("COMPATIBLE_STRUCT" if compatible else "STRUCT")
+    else:
+        if meta & 0x70 or (meta & 0x0F) >= len(TYPEDEF_NON_STRUCT_KINDS):
+            b.fail("bad non-struct TypeDef kind byte 0x{:02x}".format(meta))
+        kind = TYPEDEF_NON_STRUCT_KINDS[meta & 0x0F]
+        named = kind.startswith("NAMED_")
+        count = 0
+        desc["meta_header"] = {"byte": "{:02x}".format(meta), "struct": False, "kind_code": meta & 0x0F}
+        desc["kind"] = kind
+    if named:
+        desc["registration"] = {"namespace": _read_typedef_name(b, "namespace"),
+                                "typename": _read_typedef_name(b, "typename")}
+    else:
+        desc["registration"] = {"id": b.var_uint32()}
+    fields = []
+    for _ in range(count):
+        h = b.u8()
+        nullable, ref = bool(h & 2), bool(h & 1)
+        size_or_tag = (h >> 2) & 0x0F
+        enc_index = h >> 6
+        if size_or_tag == TYPEDEF_FIELD_SIZE_LIMIT:
+            size_or_tag += b.var_uint32()
+        ft = _read_typedef_type(b, True, nullable, ref)
+        f = {}
+        if enc_index == TYPEDEF_FIELD_TAG_ID:
+            f["tag_id"] = size_or_tag
+        else:
+            enc = TYPEDEF_NAME_ENCODINGS["field"][enc_index]
+            data = b.take(size_or_tag + 1)
+            try:
+                f["name"] = meta_string_decode(data, enc, "typename")
+            except (ValueError, UnicodeDecodeError, IndexError) as exc:
+                b.fail("bad field name: {}".format(exc))
+            f["name_encoding"] = META_ENCODING_NAMES[enc]
+            f["name_hex"] = data.hex()
+        f["nullable"] = nullable
+        f["ref"] = ref
+        f["type"] = _typedef_type_desc(ft)
+        fields.append(f)
+    if b.pos != len(body):
+        b.fail("{} bytes left in the TypeDef body".format(len(body) - b.pos))
+    desc["fields"] = fields
+    desc["_raw"] = r.data[start : r.pos]
+    return desc
+
+
+def typedef_describe(data):
+    """Description of the TypeDef bytes ``data`` (which must be exactly one TypeDef)."""
+    r = WireReader(data)
+    desc = read_typedef(r)
+    if r.pos != len(r.data):
+        r.fail("{} bytes after the TypeDef".format(len(r.data) - r.pos))
+    desc.pop("_raw")
+    return desc
+
+
+def _typedef_type_node_matches(desc_type, ft):
+    """Does a described TypeDef type tree (from read_typedef) equal ours (from typedef_field_type)?"""
+    if desc_type["id"] != ft["id"] or desc_type["nullable"] != ft["nullable"] or desc_type["ref"] != ft["ref"]:
+        return False
+    for k in ("element", "key", "value"):
+        if (k in desc_type) != (k in ft):
+            return False
+        if k in ft and not _typedef_type_node_matches(desc_type[k], ft[k]):
+            return False
+    return True
+
+
+class CompatWireReader(WireReader):
+    """WireReader for compatible-mode streams: struct payloads follow the
+    TypeDef that came with them (no schema hash), and struct / named-enum
+    type infos are shared-meta markers."""
+
+    compat = True
+
+    def __init__(self, data, types):
+        WireReader.__init__(self, data, types)
+        self.typedefs = []  # index -> (kind, type name, description)
+        self.struct_defs = {}  # type name -> TypeDef description used in this stream
+        self.typedef_bytes = {}  # type name -> raw TypeDef bytes seen in this stream
+
+
+def _read_compat_type_info(r, tid):
+    kind, by_name = COMPAT_TYPE_INFO_IDS[tid]
+    marker = r.var_uint32()
+    index = marker >> 1
+    if marker & 1:
+        if index >= len(r.typedefs):
+            r.fail("TypeDef back-reference {} but only {} TypeDefs read".format(index, len(r.typedefs)))
+        got_kind, name, desc = r.typedefs[index]
+    else:
+        if index != len(r.typedefs):
+            r.fail("new TypeDef with index {} but {} TypeDefs read".format(index, len(r.typedefs)))
+        desc = read_typedef(r)
+        raw = desc.pop("_raw")
+        reg = desc["registration"]
+        if "id" in reg:
+            name = r.types.by_id(reg["id"])
+        else:
+            name = r.types.by_reg_name(reg["namespace"]["text"], reg["typename"]["text"])
+        if name is None:
+            r.fail("TypeDef of an unregistered type {}".format(reg))
+        got_kind = r.types.kind(name)
+        try:
+            own = typedef_encode(r.types, name)
+        except VectorError as exc:
+            r.fail("cannot encode the TypeDef of {}: {}".format(name, exc))
+        if own != raw:
+            r.fail("TypeDef of {} is {} but ours is {}".format(name, raw.hex(), own.hex()))
+        if name in r.typedef_bytes and r.typedef_bytes[name] != raw:
+            r.fail("two different TypeDefs of {} in one stream".format(name))
+        r.typedef_bytes[name] = raw
+        r.typedefs.append((got_kind, name, desc))
+        if got_kind == "struct":
+            r.struct_defs[name] = desc
+    if got_kind != kind or r.types.is_named(name) != by_name:
+        r.fail("type id {} with the TypeDef of {} (a {} registered by {})".format(
+            tid, name, got_kind, "name" if r.types.is_named(name) else "id"))
+    return (kind, name)
+
+
+def _read_compat_struct(r, name):
+    desc = r.struct_defs.get(name)
+    if desc is None:
+        r.fail("struct {} without a TypeDef in this stream".format(name))
+    by_tag = {tag: (f, tree) for f, tree, tag in r.types.fields(name) if tag is not None}
+    by_name = {f: (f, tree) for f, tree, tag in r.types.fields(name) if tag is None}
+    values = {}
+    for fd in desc["fields"]:
+        hit = by_tag.get(fd["tag_id"]) if "tag_id" in fd else by_name.get(fd["name"])
+        if hit is None:
+            r.fail("struct {}: TypeDef field {} is not in the definition".format(name, fd.get("name", fd.get("tag_id"))))
+        fname, tree = hit
+        values[fname] = _read_compat_field(r, fd, tree)
+    missing = [f for f, _t, _g in r.types.fields(name) if f not in values]
+    if missing:
+        r.fail("struct {}: fields {} are not in the TypeDef".format(name, missing))
+    return {"type": "struct", "name": name, "fields": {f: values[f] for f, _t, _g in r.types.fields(name)}}
+
+
+def _read_compat_field(r, fd, tree):
+    """One field value, read as the TypeDef field ``fd`` says (``tree`` is
+    our schema of the field, used for declared element types and enums)."""
+    if fd["nullable"]:
+        if not _read_ref_flag(r):
+            return {"type": "null"}
+    if tree[0] == "option":
+        tree = tree[1]
+    tid = fd["type"]["id"]
+    if tid == UNKNOWN_TYPE_ID:
+        return _read_payload(r, _read_type_id(r), None)
+    if tid == ENUM_TYPE_ID:
+        if tree[0] != "named" or r.types.kind(tree[1]) != "enum":
+            r.fail("ENUM field for schema {}".format(format_schema(tree)))
+        return _read_user_payload(r, ("enum", tree[1]))
+    if tid in (COMPATIBLE_STRUCT_TYPE_ID, NAMED_COMPATIBLE_STRUCT_TYPE_ID):
+        start = r.pos
+        key = _read_type_id(r)
+        if tree[0] != "named" or key != ("struct", tree[1]):
+            r.pos = start
+            r.fail("expected the type info of struct {}, got {!r}".format(format_schema(tree), key))
+        return _read_user_payload(r, key)
+    return _read_payload(r, tid, tree)
+
+
+def decode_wire_compat(data, schema, types, alias_names=()):
+    """Decode a compatible-mode stream into a node.  ``types`` is a TypeTable;
+    the plain types and ``alias_names`` are the registered ones.  Every TypeDef
+    in the stream must equal typedef_encode() of the type it names.  Returns
+    (node, {type name: raw TypeDef bytes})."""
+    view = types.registered_view(alias_names)
+    if isinstance(schema, str):
+        schema = parse_schema(schema, types)
+    r = CompatWireReader(data, view)
+    header = r.u8()
+    if header & 0xFC:
+        r.fail("unknown header bits 0x{:02x}".format(header))
+    if not header & 0x01:
+        r.fail("header does not have the xlang bit")
+    if header & 0x02:
+        r.fail("out-of-band buffers are not supported")
+    if not _read_ref_flag(r):
+        node = {"type": "null"}
+    else:
+        node = _read_payload(r, _read_type_id(r), schema)
+    if r.pos != len(r.data):
+        r.fail("{} trailing bytes".format(len(r.data) - r.pos))
+    return node, dict(r.typedef_bytes)
+
+
+def typedef_facts_errors(types):
+    """Stored typedef_hex / typedef / typedef_error of each type against our
+    own encoder and decoder."""
+    problems = []
+    for name in types:
+        d = types.get(name)
+        if not set(d) & {"typedef_hex", "typedef", "typedef_error"}:
+            continue
+        if "typedef" in d and "typedef_hex" not in d:
+            problems.append("type {}: a typedef description without typedef_hex".format(name))
+        try:
+            own = typedef_encode(types, name)
+            own_error = None
+        except TypeDefError as exc:
+            own, own_error = None, str(exc)
+        if "typedef_error" in d and own_error is None:
+            problems.append("type {}: stored typedef_error but we can encode its TypeDef".format(name))
+        if "typedef_hex" in d:
+            if own is None:
+                problems.append("type {}: stored typedef_hex but we cannot encode it: {}".format(name, own_error))
+            elif d["typedef_hex"] != own.hex():
+                problems.append("type {}: stored typedef_hex {} differs from ours {}".format(name, d["typedef_hex"], own.hex()))
+            else:
+                try:
+                    desc = typedef_describe(own)
+                except WireError as exc:
+                    problems.append("type {}: cannot describe its TypeDef: {}".format(name, exc))
+                    continue
+                if "typedef" in d and d["typedef"] != desc:
+                    problems.append("type {}: stored typedef description differs from ours".format(name))
+                if d["kind"] == "struct":
+                    by_name = {f: (tree, tag) for f, tree, tag in types.fields(name)}
+                    for fname, fdesc in zip(types.wire_order(name), desc["fields"]):
+                        tree, _tag = by_name[fname]
+                        ft = typedef_field_type(types, tree)
+                        if not _typedef_type_node_matches(fdesc["type"], ft):
+                            problems.append("type {}: field {}: TypeDef type differs".format(name, fname))
+    return problems
+
+
+def pyfory_typedef(fory, cls):
+    """The TypeDef bytes pyfory 1.7.7 encodes for a registered class."""
+    from pyfory.meta.typedef_encoder import encode_typedef
+
+    return bytes(encode_typedef(fory.type_resolver, cls).encoded)
+
+
+def pyfory_compat_facts_errors(types, settings=None):
+    """For each type with typedef_hex / typedef_error: pyfory must encode the
+    same TypeDef bytes (or fail the same way).  Alias types are encoded in a
+    Fory that registers them (and their alias closure)."""
+    settings = settings or COMPAT_SETTINGS
+    problems = list(types.own_facts_errors())
+    cache = {}
+    for name in types:
+        d = types.get(name)
+        if "typedef_hex" not in d and "typedef_error" not in d:
+            continue
+        key = tuple(types.alias_closure(name))
+        if key not in cache:
+            cache[key] = types.make_fory_with(settings, key)
+        fory = cache[key]
+        try:
+            got = pyfory_typedef(fory, types.python_class(name)).hex()
+            err = None
+        except Exception as exc:  # noqa: BLE001 - pyfory's own failure is the fact
+            got, err = None, "{}: {}".format(type(exc).__name__, exc)
+        if "typedef_hex" in d and got != d["typedef_hex"]:
+            problems.append("type {}: pyfory TypeDef {} ({}), stored {}".format(name, got, err, d["typedef_hex"]))
+        if "typedef_error" in d and err is None:
+            problems.append("type {}: stored typedef_error, but pyfory encodes {}".format(name, got))
+    return problems

@@ -36,6 +36,11 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
         arms_read.push(quote! { #id => #name::#ident, });
     }
     let registration = crate::structs::registration(&type_attrs);
+    let first = data.variants.first().map(|v| &v.ident);
+    let missing = match first {
+        Some(v) => quote! { ::std::option::Option::Some(#name::#v) },
+        None => quote! { ::std::option::Option::None },
+    };
     Ok(quote! {
         const _: () = {
             impl ::fury::Serialize for #name {
@@ -72,6 +77,10 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 fn read_typed(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<Self> {
                     ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
                     <Self as ::fury::Deserialize>::read_data(ctx)
+                }
+
+                fn missing() -> ::std::option::Option<Self> {
+                    #missing
                 }
 
                 #[inline]

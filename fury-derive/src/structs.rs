@@ -76,6 +76,30 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
     let locals: Vec<_> = fields.iter().map(|f| local(&f.ident)).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
     let registration = registration(&type_attrs);
+    let field_tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
+    let type_name = name.to_string();
+    // The evolved read: one slot per field, numbered by its position in the wire order for
+    // compress_int = true (the numbering of the plan).
+    let slots: Vec<_> = order_c
+        .iter()
+        .map(|&i| format_ident!("__fury_slot_{}", fields[i].ident))
+        .collect();
+    let slot_tys: Vec<_> = order_c
+        .iter()
+        .map(|&i| codec_type(&fields[i], true))
+        .collect();
+    let positions: Vec<_> = (0..order_c.len()).collect();
+    let slot_idents: Vec<_> = order_c.iter().map(|&i| &fields[i].ident).collect();
+    let slot_names: Vec<_> = order_c
+        .iter()
+        .map(|&i| fields[i].wire_name.clone())
+        .collect();
+    let slot_unwraps: Vec<_> = order_c
+        .iter()
+        .map(|&i| unwrap_codec(&fields[i], true))
+        .collect();
+    let typedef_c = order_c.iter().map(|&i| typedef_field(&fields[i], true));
+    let typedef_f = order_f.iter().map(|&i| typedef_field(&fields[i], false));
 
     Ok(quote! {
         const _: () = {
@@ -110,17 +134,26 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
 
                 fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    ::fury::serializer::object::check_same_schema::<Self>(ctx.compatible())?;
                     ctx.enter()?;
                     let compress_int = ctx.compress_int();
-                    let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                    // Same-schema mode puts the schema hash first; compatible mode shares a
+                    // TypeDef in the type info instead.
+                    let hash = if ctx.compatible() {
+                        ::std::option::Option::None
+                    } else {
+                        ::std::option::Option::Some(__FURY_HASH.get(compress_int, __fury_fingerprint))
+                    };
                     if compress_int {
                         ctx.writer.reserve(#reserve_c);
-                        ctx.writer.i32(hash);
+                        if let ::std::option::Option::Some(h) = hash {
+                            ctx.writer.i32(h);
+                        }
                         #(#write_c)*
                     } else {
                         ctx.writer.reserve(#reserve_f);
-                        ctx.writer.i32(hash);
+                        if let ::std::option::Option::Some(h) = hash {
+                            ctx.writer.i32(h);
+                        }
                         #(#write_f)*
                     }
                     ctx.leave();
@@ -147,24 +180,68 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
 
                 fn read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
-                    ::fury::serializer::object::check_same_schema::<Self>(ctx.compatible())?;
                     ctx.enter()?;
                     let compress_int = ctx.compress_int();
-                    let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
-                    ::fury::serializer::object::check_schema_hash::<Self>(ctx, hash)?;
-                    let (#(#locals,)*) = if compress_int {
-                        #(#read_c)*
-                        (#(#locals,)*)
+                    let value = if ctx.compatible() {
+                        match ::fury::serializer::compatible::plan_for::<Self>(ctx, compress_int)? {
+                            ::std::option::Option::None => __fury_read_local(ctx, compress_int)?,
+                            ::std::option::Option::Some(plan) => __fury_read_plan(ctx, &plan)?,
+                        }
                     } else {
-                        #(#read_f)*
-                        (#(#locals,)*)
+                        let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                        ::fury::serializer::object::check_schema_hash::<Self>(ctx, hash)?;
+                        __fury_read_local(ctx, compress_int)?
                     };
                     ctx.leave();
-                    ::std::result::Result::Ok(#name {
-                        #(#idents: #locals,)*
+                    ::std::result::Result::Ok(value)
+                }
+
+                fn missing() -> ::std::option::Option<Self> {
+                    ::std::option::Option::Some(#name {
+                        #(#idents: <#field_tys as ::fury::Deserialize>::missing()?,)*
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 }
+            }
+
+            /// The fields in the local wire order.
+            fn __fury_read_local(
+                ctx: &mut ::fury::context::ReadContext,
+                compress_int: bool,
+            ) -> ::fury::Result<#name> {
+                let (#(#locals,)*) = if compress_int {
+                    #(#read_c)*
+                    (#(#locals,)*)
+                } else {
+                    #(#read_f)*
+                    (#(#locals,)*)
+                };
+                ::std::result::Result::Ok(#name {
+                    #(#idents: #locals,)*
+                    #(#skipped: ::std::default::Default::default(),)*
+                })
+            }
+
+            /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
+            fn __fury_read_plan(
+                ctx: &mut ::fury::context::ReadContext,
+                plan: &::fury::serializer::compatible::ReadPlan,
+            ) -> ::fury::Result<#name> {
+                #(let mut #slots: ::std::option::Option<#slot_tys> = ::std::option::Option::None;)*
+                for step in plan.steps.iter() {
+                    match step.local {
+                        #(::std::option::Option::Some(#positions) => {
+                            #slots = ::std::option::Option::Some(
+                                ::fury::serializer::compatible::read_evolved::<#slot_tys>(ctx, &step.field_type)?,
+                            );
+                        })*
+                        _ => ::fury::serializer::compatible::skip_field(ctx, &step.field_type)?,
+                    }
+                }
+                ::std::result::Result::Ok(#name {
+                    #(#slot_idents: ::fury::serializer::compatible::missing_field::<#slot_tys>(#slots, #slot_names, #type_name)? #slot_unwraps,)*
+                    #(#skipped: ::std::default::Default::default(),)*
+                })
             }
 
             impl ::fury::FuryObject for #name {
@@ -172,6 +249,17 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
                 fn registration() -> ::std::option::Option<::fury::Registration> {
                     #registration
+                }
+
+                fn typedef_fields(
+                    registry: &::fury::Registry,
+                    compress_int: bool,
+                ) -> ::std::vec::Vec<::fury::meta::typedef::FieldInfo> {
+                    if compress_int {
+                        ::std::vec![#(#typedef_c),*]
+                    } else {
+                        ::std::vec![#(#typedef_f),*]
+                    }
                 }
             }
         };
@@ -229,6 +317,36 @@ fn write_field(f: &Field, compress_int: bool) -> TokenStream {
     }
 }
 
+/// `.0` (or `.map(|v| v.0)`) to unwrap a field read through a `Fixed`/`Tagged` codec.
+fn unwrap_codec(f: &Field, compress_int: bool) -> TokenStream {
+    match (f.codec(compress_int), f.is_option) {
+        (Codec::Plain, _) => quote! {},
+        (_, false) => quote! { .0 },
+        (_, true) => quote! { .map(|v| v.0) },
+    }
+}
+
+/// The TypeDef field info of a field.
+fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
+    let ty = codec_type(f, compress_int);
+    let nullable = f.nullable();
+    let id = match f.tag {
+        Some(t) => quote! { ::fury::meta::typedef::FieldId::Tag(#t) },
+        None => {
+            let n = &f.wire_name;
+            quote! { ::fury::meta::typedef::FieldId::Name(::std::string::String::from(#n)) }
+        }
+    };
+    quote! {
+        {
+            let mut t = <#ty as ::fury::Serialize>::field_type(registry, true);
+            t.nullable = #nullable;
+            t.track_ref = false;
+            ::fury::meta::typedef::FieldInfo { id: #id, field_type: t }
+        }
+    }
+}
+
 fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     let local = local(&f.ident);
     let ty = codec_type(f, compress_int);
@@ -238,11 +356,7 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     } else {
         quote! { ::fury::serializer::object::read_field::<#ty>(ctx)? }
     };
-    let unwrap = match (f.codec(compress_int), f.is_option) {
-        (Codec::Plain, _) => quote! {},
-        (_, false) => quote! { .0 },
-        (_, true) => quote! { .map(|v| v.0) },
-    };
+    let unwrap = unwrap_codec(f, compress_int);
     quote! { let #local = #read #unwrap; }
 }
 

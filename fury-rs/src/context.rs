@@ -2,9 +2,11 @@
 
 use crate::buffer::{Reader, Writer};
 use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::{TypeDef, TypeDefLimits};
 use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
-use crate::resolver::Registry;
+use crate::resolver::{Registry, RemoteTypeDef, TypeDefCache};
 use crate::types::{RefFlag, TypeId};
+use std::sync::Arc;
 
 /// Counts nesting levels against a limit, so that deep input is an error and not a stack
 /// overflow.
@@ -38,6 +40,8 @@ pub struct Options {
     pub max_depth: u32,
     /// Compatible (schema-evolution) mode for structs.
     pub compatible: bool,
+    /// Limits on TypeDefs read from input.
+    pub typedef_limits: TypeDefLimits,
 }
 
 /// State of one serialize call: the output, the registry and the nesting depth.
@@ -48,6 +52,7 @@ pub struct WriteContext<'a> {
     options: Options,
     depth: Depth,
     meta_strings: MetaStringWriteState,
+    shared_types: Vec<std::any::TypeId>,
 }
 
 impl<'a> WriteContext<'a> {
@@ -62,6 +67,7 @@ impl<'a> WriteContext<'a> {
                 max: options.max_depth,
             },
             meta_strings: MetaStringWriteState::new(),
+            shared_types: Vec::new(),
         }
     }
 
@@ -93,6 +99,22 @@ impl<'a> WriteContext<'a> {
     #[inline]
     pub fn leave(&mut self) {
         self.depth.leave();
+    }
+
+    /// Writes the meta-share marker of type `key`: `index << 1` the first time (the caller
+    /// then writes the TypeDef), `(index << 1) | 1` afterwards. Returns true the first time.
+    pub fn write_shared_marker(&mut self, key: std::any::TypeId) -> bool {
+        match self.shared_types.iter().position(|k| *k == key) {
+            Some(i) => {
+                self.writer.var_u32(((i as u32) << 1) | 1);
+                false
+            }
+            None => {
+                self.writer.var_u32((self.shared_types.len() as u32) << 1);
+                self.shared_types.push(key);
+                true
+            }
+        }
     }
 
     /// Writes a meta string, as a back reference if this stream already holds it.
@@ -129,11 +151,19 @@ pub struct ReadContext<'a> {
     options: Options,
     depth: Depth,
     meta_strings: MetaStringReadState<'a>,
+    typedef_cache: &'a TypeDefCache,
+    typedefs: Vec<Arc<RemoteTypeDef>>,
+    current: Vec<(std::any::TypeId, Arc<RemoteTypeDef>)>,
 }
 
 impl<'a> ReadContext<'a> {
     /// A context reading `data`.
-    pub fn new(data: &'a [u8], registry: &'a Registry, options: Options) -> Self {
+    pub fn new(
+        data: &'a [u8],
+        registry: &'a Registry,
+        typedef_cache: &'a TypeDefCache,
+        options: Options,
+    ) -> Self {
         ReadContext {
             reader: Reader::new(data),
             registry,
@@ -143,7 +173,77 @@ impl<'a> ReadContext<'a> {
                 max: options.max_depth,
             },
             meta_strings: MetaStringReadState::new(),
+            typedef_cache,
+            typedefs: Vec::new(),
+            current: Vec::new(),
         }
+    }
+
+    /// Reads a meta-share marker and the TypeDef it introduces (or names): new TypeDefs are
+    /// parsed, or taken from the instance's cache by their header without parsing.
+    pub fn read_shared_typedef(&mut self) -> Result<Arc<RemoteTypeDef>> {
+        let at = self.reader.position();
+        let marker = self.reader.var_u32()?;
+        let index = (marker >> 1) as usize;
+        if marker & 1 == 1 {
+            return self.typedefs.get(index).cloned().ok_or_else(|| {
+                Error::at(
+                    ErrorKind::Invalid {
+                        what: format!(
+                            "TypeDef back reference {index}, but only {} read",
+                            self.typedefs.len()
+                        ),
+                    },
+                    at,
+                )
+            });
+        }
+        if index != self.typedefs.len() {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!(
+                        "new TypeDef announced as index {index}, expected {}",
+                        self.typedefs.len()
+                    ),
+                },
+                at,
+            ));
+        }
+        let start = self.reader.position();
+        let (header, size) = TypeDef::read_header(&mut self.reader, &self.options.typedef_limits)?;
+        let def = match self.typedef_cache.get(header) {
+            Some(def) => {
+                self.reader.bytes(size)?;
+                def
+            }
+            None => {
+                let mut r = self.reader.clone();
+                r.rewind_to(start)?;
+                let parsed = TypeDef::read(&mut r, &self.options.typedef_limits)?;
+                self.reader = r;
+                let def = Arc::new(RemoteTypeDef::new(parsed));
+                self.typedef_cache.insert(header, def.clone());
+                def
+            }
+        };
+        self.typedefs.push(def.clone());
+        Ok(def)
+    }
+
+    /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
+    pub fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
+        match self.current.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = def,
+            None => self.current.push((key, def)),
+        }
+    }
+
+    /// The TypeDef the bodies of local type `key` currently follow, if one was read.
+    pub fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
+        self.current
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, d)| d.clone())
     }
 
     /// The registered user types.

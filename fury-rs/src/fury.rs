@@ -2,9 +2,11 @@
 
 use crate::context::{Options, ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
-use crate::resolver::{Registration, Registry};
+use crate::meta::typedef::TypeDefLimits;
+use crate::resolver::{Registration, Registry, TypeDefCache};
 use crate::serializer::{read_with_flag, write_with_flag, Deserialize, FuryObject, Serialize};
 use crate::types::header;
+use std::sync::Arc;
 
 /// Default limit on nesting depth (containers within containers) for reading and writing.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
@@ -16,6 +18,8 @@ pub struct Config {
     compatible: bool,
     compress_int: bool,
     max_depth: u32,
+    typedef_limits: TypeDefLimits,
+    typedef_cache_entries: usize,
 }
 
 impl Default for Config {
@@ -25,6 +29,8 @@ impl Default for Config {
             compatible: false,
             compress_int: true,
             max_depth: DEFAULT_MAX_DEPTH,
+            typedef_limits: TypeDefLimits::default(),
+            typedef_cache_entries: 1024,
         }
     }
 }
@@ -55,6 +61,7 @@ impl Config {
             compress_int: self.compress_int,
             max_depth: self.max_depth,
             compatible: self.compatible,
+            typedef_limits: self.typedef_limits,
         }
     }
 }
@@ -94,9 +101,28 @@ impl FuryBuilder {
         self
     }
 
+    /// Largest TypeDef body (bytes) accepted from input. Default: 64 KiB.
+    pub fn max_typedef_size(mut self, bytes: usize) -> Self {
+        self.config.typedef_limits.max_size = bytes;
+        self
+    }
+
+    /// Most fields accepted in one TypeDef from input. Default: 1024.
+    pub fn max_typedef_fields(mut self, fields: usize) -> Self {
+        self.config.typedef_limits.max_fields = fields;
+        self
+    }
+
+    /// Most remote TypeDefs kept parsed by the instance. Default: 1024.
+    pub fn typedef_cache_entries(mut self, entries: usize) -> Self {
+        self.config.typedef_cache_entries = entries;
+        self
+    }
+
     /// Finishes the builder.
     pub fn build(self) -> Fury {
         Fury {
+            typedef_cache: Arc::new(TypeDefCache::new(self.config.typedef_cache_entries)),
             config: self.config,
             registry: Registry::default(),
         }
@@ -118,10 +144,17 @@ impl FuryBuilder {
 /// let back: HashMap<String, Vec<i64>> = fury.deserialize(&bytes).unwrap();
 /// assert_eq!(back, m);
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Fury {
     config: Config,
     registry: Registry,
+    typedef_cache: Arc<TypeDefCache>,
+}
+
+impl Default for Fury {
+    fn default() -> Self {
+        Fury::builder().build()
+    }
 }
 
 impl Fury {
@@ -133,6 +166,11 @@ impl Fury {
     /// The settings of this instance.
     pub fn config(&self) -> &Config {
         &self.config
+    }
+
+    /// The cache of TypeDefs received from peers.
+    pub fn typedef_cache(&self) -> &TypeDefCache {
+        &self.typedef_cache
     }
 
     /// The registered user types.
@@ -217,7 +255,12 @@ impl Fury {
 
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     pub fn deserialize<T: Deserialize>(&self, bytes: &[u8]) -> Result<T> {
-        let mut ctx = ReadContext::new(bytes, &self.registry, self.config.options());
+        let mut ctx = ReadContext::new(
+            bytes,
+            &self.registry,
+            &self.typedef_cache,
+            self.config.options(),
+        );
         let value = self.read_stream(&mut ctx)?;
         let left = ctx.reader.remaining();
         if left != 0 {
@@ -229,7 +272,12 @@ impl Fury {
     /// Deserializes a `T` from the front of `bytes`, returning it with the number of bytes
     /// used, for inputs that hold several streams back to back.
     pub fn deserialize_prefix<T: Deserialize>(&self, bytes: &[u8]) -> Result<(T, usize)> {
-        let mut ctx = ReadContext::new(bytes, &self.registry, self.config.options());
+        let mut ctx = ReadContext::new(
+            bytes,
+            &self.registry,
+            &self.typedef_cache,
+            self.config.options(),
+        );
         let value = self.read_stream(&mut ctx)?;
         Ok((value, ctx.reader.position()))
     }

@@ -40,7 +40,7 @@ pub use crate::resolver::{Registration, Registry, UserKind};
 pub use crate::serializer::{Deserialize, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array};
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
-pub use crate::value::Value;
+pub use crate::value::{StructValue, Value};
 pub use fury_derive::FuryObject;
 
 /// The README's examples are compiled and run as doc tests.

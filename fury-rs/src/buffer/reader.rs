@@ -53,13 +53,24 @@ impl<'a> Reader<'a> {
         })
     }
 
+    /// Moves the read position back to `pos` (at most the current position).
+    pub fn rewind_to(&mut self, pos: usize) -> Result<()> {
+        if pos > self.pos {
+            return Err(self.error(ErrorKind::Invalid {
+                what: format!("cannot rewind forward to offset {pos}"),
+            }));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// The bytes from offset `start` up to the current position.
     pub fn consumed_since(&self, start: usize) -> Result<&'a [u8]> {
-        self.data
-            .get(start..self.pos)
-            .ok_or_else(|| self.error(ErrorKind::Invalid {
+        self.data.get(start..self.pos).ok_or_else(|| {
+            self.error(ErrorKind::Invalid {
                 what: format!("offset {start} is past the read position"),
-            }))
+            })
+        })
     }
 
     /// Takes the next `n` bytes.

@@ -68,7 +68,8 @@ impl FieldType {
     }
 
     fn write_nested(&self, w: &mut Writer) {
-        let v = ((self.type_id as u32) << 2) | ((self.nullable as u32) << 1) | self.track_ref as u32;
+        let v =
+            ((self.type_id as u32) << 2) | ((self.nullable as u32) << 1) | self.track_ref as u32;
         w.var_u32(v);
         self.write_children(w);
     }
@@ -386,11 +387,11 @@ fn write_registration(w: &mut Writer, reg: &TypeDefRegistration) -> Result<()> {
 fn write_field(w: &mut Writer, f: &FieldInfo) -> Result<()> {
     let mut header = (f.field_type.nullable as u8) << 1 | f.field_type.track_ref as u8;
     let name_bytes;
-    let (size, extra) = match &f.id {
+    let size = match &f.id {
         FieldId::Tag(tag) => {
             header |= TAG_ID_ENCODING << 6;
             name_bytes = None;
-            (*tag as usize, ())
+            *tag as usize
         }
         FieldId::Name(name) => {
             let enc = MetaStringEncoder::field_name();
@@ -408,10 +409,9 @@ fn write_field(w: &mut Writer, f: &FieldInfo) -> Result<()> {
                 }));
             }
             name_bytes = Some(ms.bytes().to_vec());
-            (len - 1, ())
+            len - 1
         }
     };
-    let _ = extra;
     if size >= FIELD_SIZE_INLINE {
         w.u8(header | (FIELD_SIZE_INLINE as u8) << 2);
         w.var_u32((size - FIELD_SIZE_INLINE) as u32);
@@ -464,7 +464,8 @@ fn parse_body(body: &[u8], body_at: usize, limits: &TypeDefLimits) -> Result<Typ
         ));
     }
     // Every field takes at least two bytes (header and type).
-    r.check_count("TypeDef fields", n as u64, 2, 0).map_err(shift)?;
+    r.check_count("TypeDef fields", n as u64, 2, 0)
+        .map_err(shift)?;
     let registration = if meta_header & BY_NAME_FLAG != 0 {
         read_named(&mut r).map_err(shift)?
     } else {
@@ -477,7 +478,10 @@ fn parse_body(body: &[u8], body_at: usize, limits: &TypeDefLimits) -> Result<Typ
     if r.remaining() != 0 {
         return Err(Error::at(
             ErrorKind::Invalid {
-                what: format!("{} unread bytes at the end of a TypeDef body", r.remaining()),
+                what: format!(
+                    "{} unread bytes at the end of a TypeDef body",
+                    r.remaining()
+                ),
             },
             body_at + r.position(),
         ));
@@ -527,15 +531,14 @@ fn read_field(r: &mut Reader) -> Result<FieldInfo> {
         })?)
     } else {
         let enc = MetaStringEncoder::field_name();
-        let encoding: MetaEncoding =
-            *enc.encodings().get(encoding as usize).ok_or_else(|| {
-                Error::at(
-                    ErrorKind::Invalid {
-                        what: format!("field name encoding flag {encoding}"),
-                    },
-                    at,
-                )
-            })?;
+        let encoding: MetaEncoding = *enc.encodings().get(encoding as usize).ok_or_else(|| {
+            Error::at(
+                ErrorKind::Invalid {
+                    what: format!("field name encoding flag {encoding}"),
+                },
+                at,
+            )
+        })?;
         let len = size + 1;
         let len = r.check_count("field name", len as u64, 1, at)?;
         let bytes = r.bytes(len)?;
@@ -568,7 +571,10 @@ mod tests {
         assert_eq!(td.registration, TypeDefRegistration::Id(100));
         assert!(td.is_struct() && td.meta_header & COMPATIBLE_FLAG != 0);
         let names: Vec<_> = td.fields.iter().map(|f| f.id.clone()).collect();
-        assert_eq!(names, [FieldId::Name("x".into()), FieldId::Name("y".into())]);
+        assert_eq!(
+            names,
+            [FieldId::Name("x".into()), FieldId::Name("y".into())]
+        );
         assert_eq!(td.fields[0].field_type, FieldType::leaf(TypeId::VarInt32));
         let again = TypeDef::encode_struct(&td.registration, true, &td.fields).unwrap();
         assert_eq!(again, bytes);
@@ -582,7 +588,9 @@ mod tests {
         assert!(TypeDef::read(&mut Reader::new(&bytes), &TypeDefLimits::default()).is_err());
         let bytes = hex(POINT);
         for cut in 0..bytes.len() {
-            assert!(TypeDef::read(&mut Reader::new(&bytes[..cut]), &TypeDefLimits::default()).is_err());
+            assert!(
+                TypeDef::read(&mut Reader::new(&bytes[..cut]), &TypeDefLimits::default()).is_err()
+            );
         }
     }
 }

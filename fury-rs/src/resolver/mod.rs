@@ -2,6 +2,8 @@
 
 mod names;
 mod registry;
+mod typedef_cache;
 
 pub(crate) use names::{read_type_name, write_type_name};
-pub use registry::{Registration, Registry, TypeEntry, UserKind};
+pub use registry::{LocalTypeDef, Registration, Registry, TypeEntry, UserKind};
+pub use typedef_cache::{RemoteTypeDef, TypeDefCache};

@@ -1,9 +1,11 @@
 //! The registry of user types (structs and enums) of one `Fury` instance.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::{FieldInfo, TypeDef, TypeDefRegistration};
 use crate::types::TypeId;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, OnceLock};
 
 /// What kind of user type a registration is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -58,6 +60,21 @@ pub struct TypeEntry {
     /// Wire bytes of the namespace and type name meta strings (first occurrence form),
     /// prepared at registration for named types.
     pub(crate) names: Option<super::names::EncodedTypeName>,
+    /// Builds the TypeDef fields (in wire order) for `compress_int`.
+    pub(crate) typedef_fields: fn(&Registry, bool) -> Vec<FieldInfo>,
+    /// The local TypeDef per `compress_int`, built on first use.
+    pub(crate) typedefs: [OnceLock<Arc<LocalTypeDef>>; 2],
+}
+
+/// The TypeDef of a local type, as written in compatible mode.
+#[derive(Debug)]
+pub struct LocalTypeDef {
+    /// Complete encoding, header included.
+    pub bytes: Vec<u8>,
+    /// The 8-byte header (identity).
+    pub header: u64,
+    /// Its fields, in wire order.
+    pub fields: Vec<FieldInfo>,
 }
 
 impl TypeEntry {
@@ -74,6 +91,67 @@ impl TypeEntry {
                 type_name,
             } => format!("{namespace}.{type_name}"),
         }
+    }
+}
+
+impl TypeEntry {
+    /// The local TypeDef for `compress_int` (built on first use).
+    pub fn local_typedef(
+        &self,
+        registry: &Registry,
+        compress_int: bool,
+    ) -> Result<Arc<LocalTypeDef>> {
+        let cell = &self.typedefs[compress_int as usize];
+        if let Some(td) = cell.get() {
+            return Ok(td.clone());
+        }
+        let registration = match &self.registration {
+            Registration::Id(id) => TypeDefRegistration::Id(*id),
+            Registration::Name {
+                namespace,
+                type_name,
+            } => TypeDefRegistration::Name {
+                namespace: namespace.clone(),
+                type_name: type_name.clone(),
+            },
+        };
+        let (bytes, fields) = match (self.kind, &registration) {
+            (UserKind::Struct, _) => {
+                let fields = (self.typedef_fields)(registry, compress_int);
+                (
+                    TypeDef::encode_struct(&registration, true, &fields)?,
+                    fields,
+                )
+            }
+            (
+                UserKind::Enum,
+                TypeDefRegistration::Name {
+                    namespace,
+                    type_name,
+                },
+            ) => (
+                TypeDef::encode_named_enum(namespace, type_name)?,
+                Vec::new(),
+            ),
+            (UserKind::Enum, TypeDefRegistration::Id(_)) => {
+                return Err(Error::new(ErrorKind::Invalid {
+                    what: format!(
+                        "{}: an enum registered by id has no TypeDef",
+                        self.rust_name
+                    ),
+                }))
+            }
+        };
+        let header = bytes
+            .first_chunk::<8>()
+            .map(|h| u64::from_le_bytes(*h))
+            .unwrap_or(0);
+        let td = Arc::new(LocalTypeDef {
+            bytes,
+            header,
+            fields,
+        });
+        Ok(cell.get_or_init(|| td).clone())
     }
 }
 
@@ -118,7 +196,11 @@ impl Registry {
     /// Registers `T` (of `kind`) under `registration`. Registering the same type again with
     /// the same identity is allowed; a different identity, or an identity taken by another
     /// type, is an error.
-    pub fn add<T: 'static>(&mut self, kind: UserKind, registration: Registration) -> Result<()> {
+    pub fn add<T: crate::serializer::FuryObject>(
+        &mut self,
+        kind: UserKind,
+        registration: Registration,
+    ) -> Result<()> {
         let key = std::any::TypeId::of::<T>();
         let rust_name = std::any::type_name::<T>();
         let taken = match &registration {
@@ -164,6 +246,8 @@ impl Registry {
                 registration,
                 rust_name,
                 names,
+                typedef_fields: T::typedef_fields,
+                typedefs: [OnceLock::new(), OnceLock::new()],
             },
         );
         Ok(())

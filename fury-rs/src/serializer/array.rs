@@ -146,6 +146,11 @@ impl super::Serialize for UInt8Array {
 
 impl Deserialize for UInt8Array {
     #[inline]
+    fn missing() -> Option<Self> {
+        Some(Self::default())
+    }
+
+    #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         read_dense(ctx).map(UInt8Array)
     }

@@ -95,8 +95,64 @@ fn is_static<T: Serialize>() -> bool {
     T::TYPE_ID != TypeId::Unknown
 }
 
+/// How to read one element, key or value of a container: typed ([`Typed`]) or dynamic.
+pub trait ItemReader {
+    /// What one item reads as.
+    type Out;
+    /// The item for a null on the wire (or the error saying it cannot be null).
+    fn null(&self, ctx: &ReadContext) -> Result<Self::Out>;
+    /// Reads a complete type info for an item, returning its kind.
+    fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId>;
+    /// Reads one payload: after the type info `Some(id)`, or of the declared type (`None`).
+    fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Self::Out>;
+}
+
+/// Reads items as the static type `T`.
+pub struct Typed<T>(std::marker::PhantomData<T>);
+
+impl<T> Typed<T> {
+    /// The reader for `T`.
+    pub const fn new() -> Self {
+        Typed(std::marker::PhantomData)
+    }
+}
+
+impl<T> Default for Typed<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T: Deserialize> ItemReader for Typed<T> {
+    type Out = T;
+
+    #[inline]
+    fn null(&self, ctx: &ReadContext) -> Result<T> {
+        null_of::<T>(ctx)
+    }
+
+    #[inline]
+    fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId> {
+        super::read_type_info::<T>(ctx)
+    }
+
+    #[inline]
+    fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<T> {
+        match id {
+            Some(id) => T::read_typed(ctx, id),
+            None => T::read_data(ctx),
+        }
+    }
+}
+
 /// Reads a list/set payload into a `Vec`, obeying the header written by the peer.
+#[inline]
 pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
+    read_elements_with(ctx, &Typed::<T>::new())
+}
+
+/// Reads a list/set payload with `item` reading each element.
+pub fn read_elements_with<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Vec<R::Out>> {
     let at = ctx.reader.position();
     let declared = ctx.reader.var_u32()?;
     if declared == 0 {
@@ -120,7 +176,7 @@ pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
     // one type info; neither: a type info per element.
     let declared = header & elements::SAME_TYPE != 0 && header & elements::DECL_TYPE != 0;
     let elem_id = if header & elements::SAME_TYPE != 0 && !declared {
-        Some(super::read_type_info::<T>(ctx)?)
+        Some(item.type_info(ctx)?)
     } else {
         None
     };
@@ -135,23 +191,23 @@ pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
         if flagged {
             match ctx.ref_flag()? {
                 RefFlag::Null => {
-                    out.push(null_of::<T>(ctx)?);
+                    out.push(item.null(ctx)?);
                     continue;
                 }
                 RefFlag::Ref => return Err(ctx.unsupported_ref()),
                 RefFlag::NotNull | RefFlag::RefValue => {}
             }
         }
-        let item = if declared {
-            T::read_data(ctx)?
+        let value = if declared {
+            item.read(ctx, None)?
         } else {
             let id = match elem_id {
                 Some(id) => id,
-                None => super::read_type_info::<T>(ctx)?,
+                None => item.type_info(ctx)?,
             };
-            T::read_typed(ctx, id)?
+            item.read(ctx, Some(id))?
         };
-        out.push(item);
+        out.push(value);
     }
     ctx.leave();
     Ok(out)
@@ -181,6 +237,11 @@ macro_rules! set_impl {
         }
 
         impl<T: Deserialize + $($bound)+> Deserialize for std::collections::$set<T> {
+            #[inline]
+            fn missing() -> Option<Self> {
+                Some(Self::default())
+            }
+
             #[inline]
             fn read_data(ctx: &mut ReadContext) -> Result<Self> {
                 Ok(read_elements::<T>(ctx)?.into_iter().collect())
@@ -212,8 +273,14 @@ set_impl!(BTreeSet, Ord);
 /// let bytes = fury.serialize(&List(vec![1i64, 2])).unwrap();
 /// assert_eq!(bytes, [0x01, 0xff, 0x16, 0x02, 0x08, 0x07, 0x02, 0x04]);
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct List<T>(pub Vec<T>);
+
+impl<T> Default for List<T> {
+    fn default() -> Self {
+        List(Vec::new())
+    }
+}
 
 impl<T> std::ops::Deref for List<T> {
     type Target = Vec<T>;
@@ -256,6 +323,11 @@ impl<T: Serialize> Serialize for List<T> {
 }
 
 impl<T: Deserialize> Deserialize for List<T> {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(List(Vec::new()))
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         read_elements(ctx).map(List)

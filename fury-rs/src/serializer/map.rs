@@ -4,7 +4,8 @@
 //! holds pairs whose keys share one type and whose values share one type. A pair with a null
 //! key or value is a chunk of its own, without count byte or shared type info.
 
-use super::{null_of, Deserialize, Serialize};
+use super::collection::{ItemReader, Typed};
+use super::{Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{kv, RefFlag, TypeId};
@@ -29,8 +30,10 @@ where
         return Ok(());
     }
     // In a struct field pyfory declares every static key and value type, structs included.
-    let k_decl = declared && K::TYPE_ID != TypeId::Unknown;
-    let v_decl = declared && V::TYPE_ID != TypeId::Unknown;
+    // (In compatible mode, struct keys and values keep their type info: a TypeDef reference.)
+    let compatible = ctx.compatible();
+    let k_decl = declared && K::TYPE_ID != TypeId::Unknown && !(K::POLYMORPHIC && compatible);
+    let v_decl = declared && V::TYPE_ID != TypeId::Unknown && !(V::POLYMORPHIC && compatible);
     let mut decl_bits = 0;
     if k_decl {
         decl_bits |= kv::KEY_DECL_TYPE;
@@ -138,11 +141,27 @@ fn write_lone<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Re
 }
 
 /// Reads a map payload, handing every pair to `insert` in wire order.
-pub fn read_map<K, V, F>(ctx: &mut ReadContext, mut insert: F) -> Result<()>
+#[inline]
+pub fn read_map<K, V, F>(ctx: &mut ReadContext, insert: F) -> Result<()>
 where
     K: Deserialize,
     V: Deserialize,
     F: FnMut(K, V),
+{
+    read_map_with(ctx, &Typed::<K>::new(), &Typed::<V>::new(), insert)
+}
+
+/// Reads a map payload with `key` and `value` reading the two sides.
+pub fn read_map_with<KR, VR, F>(
+    ctx: &mut ReadContext,
+    key: &KR,
+    value: &VR,
+    mut insert: F,
+) -> Result<()>
+where
+    KR: ItemReader,
+    VR: ItemReader,
+    F: FnMut(KR::Out, VR::Out),
 {
     let at = ctx.reader.position();
     let size = ctx.reader.var_u32()?;
@@ -164,19 +183,21 @@ where
         let v_null = header & kv::VALUE_NULL != 0;
         if k_null || v_null {
             let k = if k_null {
-                null_of::<K>(ctx)?
+                key.null(ctx)?
             } else {
-                read_lone::<K>(
+                read_lone(
                     ctx,
+                    key,
                     header & kv::KEY_DECL_TYPE != 0,
                     header & kv::KEY_TRACK_REF != 0,
                 )?
             };
             let v = if v_null {
-                null_of::<V>(ctx)?
+                value.null(ctx)?
             } else {
-                read_lone::<V>(
+                read_lone(
                     ctx,
+                    value,
                     header & kv::VALUE_DECL_TYPE != 0,
                     header & kv::VALUE_TRACK_REF != 0,
                 )?
@@ -198,18 +219,18 @@ where
         let k_id = if header & kv::KEY_DECL_TYPE != 0 {
             None
         } else {
-            Some(super::read_type_info::<K>(ctx)?)
+            Some(key.type_info(ctx)?)
         };
         let v_id = if header & kv::VALUE_DECL_TYPE != 0 {
             None
         } else {
-            Some(super::read_type_info::<V>(ctx)?)
+            Some(value.type_info(ctx)?)
         };
         let k_ref = header & kv::KEY_TRACK_REF != 0;
         let v_ref = header & kv::VALUE_TRACK_REF != 0;
         for _ in 0..count {
-            let k = read_in_chunk::<K>(ctx, k_id, k_ref)?;
-            let v = read_in_chunk::<V>(ctx, v_id, v_ref)?;
+            let k = read_in_chunk(ctx, key, k_id, k_ref)?;
+            let v = read_in_chunk(ctx, value, v_id, v_ref)?;
             insert(k, v);
         }
         left -= count;
@@ -220,38 +241,43 @@ where
 
 /// The non-null side of a null pair: with an undeclared type it carries its own flag and
 /// type info; with a declared type, a flag only when reference tracking is on.
-fn read_lone<T: Deserialize>(ctx: &mut ReadContext, declared: bool, track: bool) -> Result<T> {
-    if !declared {
-        return super::read_with_flag(ctx);
-    }
-    if track {
+fn read_lone<R: ItemReader>(
+    ctx: &mut ReadContext,
+    item: &R,
+    declared: bool,
+    track: bool,
+) -> Result<R::Out> {
+    if !declared || track {
         match ctx.ref_flag()? {
-            RefFlag::Null => return null_of::<T>(ctx),
+            RefFlag::Null => return item.null(ctx),
             RefFlag::Ref => return Err(ctx.unsupported_ref()),
             RefFlag::NotNull | RefFlag::RefValue => {}
         }
     }
-    T::read_data(ctx)
+    if declared {
+        item.read(ctx, None)
+    } else {
+        let id = item.type_info(ctx)?;
+        item.read(ctx, Some(id))
+    }
 }
 
 /// A key or value in a chunk: `id` is its shared type id, or `None` when declared.
 #[inline]
-fn read_in_chunk<T: Deserialize>(
+fn read_in_chunk<R: ItemReader>(
     ctx: &mut ReadContext,
+    item: &R,
     id: Option<TypeId>,
     track: bool,
-) -> Result<T> {
+) -> Result<R::Out> {
     if track {
         match ctx.ref_flag()? {
-            RefFlag::Null => return null_of::<T>(ctx),
+            RefFlag::Null => return item.null(ctx),
             RefFlag::Ref => return Err(ctx.unsupported_ref()),
             RefFlag::NotNull | RefFlag::RefValue => {}
         }
     }
-    match id {
-        Some(id) => T::read_typed(ctx, id),
-        None => T::read_data(ctx),
-    }
+    item.read(ctx, id)
 }
 
 macro_rules! map_impl {
@@ -281,6 +307,11 @@ macro_rules! map_impl {
         }
 
         impl<K: Deserialize + $($bound)+, V: Deserialize> Deserialize for std::collections::$map<K, V> {
+            #[inline]
+            fn missing() -> Option<Self> {
+                Some(Self::default())
+            }
+
             #[inline]
             fn read_data(ctx: &mut ReadContext) -> Result<Self> {
                 let mut m = Self::default();

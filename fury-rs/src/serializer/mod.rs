@@ -6,6 +6,7 @@
 
 pub(crate) mod array;
 mod collection;
+pub mod compatible;
 mod map;
 pub mod object;
 mod scalar;
@@ -14,8 +15,8 @@ mod temporal;
 mod wrapper;
 
 pub use array::UInt8Array;
-pub use collection::{read_elements, write_elements, List};
-pub use map::{read_map, write_map};
+pub use collection::{read_elements, read_elements_with, write_elements, ItemReader, List, Typed};
+pub use map::{read_map, read_map_with, write_map};
 pub use object::FuryObject;
 pub use wrapper::{Fixed, Tagged};
 
@@ -204,6 +205,13 @@ pub trait Deserialize: Serialize + Sized {
         None
     }
 
+    /// The value of a field that the peer's schema lacks (compatible mode): the type's
+    /// default where it has one.
+    #[inline]
+    fn missing() -> Option<Self> {
+        None
+    }
+
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.
     #[inline]
     fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
@@ -346,6 +354,11 @@ impl<T: Deserialize> Deserialize for Option<T> {
     fn null() -> Option<Self> {
         Some(None)
     }
+
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(None)
+    }
 }
 
 /// `Box<T>` and `&T` are written exactly as `T`.
@@ -419,6 +432,11 @@ impl<T: Deserialize> Deserialize for Box<T> {
     fn null() -> Option<Self> {
         T::null().map(Box::new)
     }
+
+    #[inline]
+    fn missing() -> Option<Self> {
+        T::missing().map(Box::new)
+    }
 }
 
 impl<T: Serialize> Serialize for [T] {
@@ -458,6 +476,11 @@ impl<T: Serialize> Serialize for Vec<T> {
 }
 
 impl<T: Deserialize> Deserialize for Vec<T> {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Vec::new())
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         T::read_vec(ctx, T::VEC_TYPE_ID)

@@ -4,6 +4,7 @@
 use super::{null_of, Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::{FieldInfo, TypeDefRegistration};
 use crate::resolver::{Registration, UserKind};
 use crate::types::{RefFlag, TypeId};
 
@@ -16,38 +17,100 @@ pub trait FuryObject: Serialize + Deserialize + 'static {
 
     /// The registration named by the type's `#[fury(..)]` attributes, if any.
     fn registration() -> Option<Registration>;
+
+    /// The fields a TypeDef of this type lists, in wire order, for `compress_int` (empty for
+    /// enums).
+    fn typedef_fields(registry: &crate::resolver::Registry, compress_int: bool) -> Vec<FieldInfo> {
+        let _ = (registry, compress_int);
+        Vec::new()
+    }
 }
 
 /// Writes the type info of a user type: the kind byte, then its user id or names.
 pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
-    if T::KIND == UserKind::Struct && ctx.compatible() {
-        return Err(compatible_unsupported::<T>());
-    }
     let entry = ctx.registry().entry::<T>()?;
+    let compatible = ctx.compatible();
+    let shared = match (T::KIND, &entry.registration) {
+        (UserKind::Struct, _) => compatible,
+        (UserKind::Enum, Registration::Name { .. }) => compatible,
+        (UserKind::Enum, Registration::Id(_)) => false,
+    };
+    let kind = match (T::KIND, &entry.registration) {
+        (UserKind::Struct, _) => struct_kind::<T>(ctx.registry(), compatible),
+        (UserKind::Enum, Registration::Id(_)) => TypeId::Enum,
+        (UserKind::Enum, Registration::Name { .. }) => TypeId::NamedEnum,
+    };
+    ctx.writer.u8(kind as u8);
+    if shared {
+        // Compatible mode: a TypeDef, shared once per stream.
+        if ctx.write_shared_marker(std::any::TypeId::of::<T>()) {
+            let td = entry.local_typedef(ctx.registry(), ctx.compress_int())?;
+            ctx.writer.bytes(&td.bytes);
+        }
+        return Ok(());
+    }
     match &entry.registration {
         Registration::Id(id) => {
-            ctx.writer.u8(T::KIND.id_kind() as u8);
             ctx.writer.var_u32(*id);
             Ok(())
         }
-        Registration::Name { .. } => {
-            ctx.writer.u8(T::KIND.named_kind() as u8);
-            crate::resolver::write_type_name(entry, ctx)
-        }
+        Registration::Name { .. } => crate::resolver::write_type_name(entry, ctx),
     }
 }
 
 /// Reads the rest of a user type's type info (after its kind byte `id`) and checks that it
-/// names `T` as registered.
+/// names `T` as registered. In compatible mode a struct's TypeDef is read (or found) and
+/// recorded for the body that follows.
 pub fn read_user_type_info<T: FuryObject>(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
     let at = ctx.reader.position().saturating_sub(1);
-    if T::KIND == UserKind::Struct && ctx.compatible() {
-        return Err(compatible_unsupported::<T>());
-    }
     let entry = ctx
         .registry()
         .entry::<T>()
         .map_err(|e| Error::at(e.kind().clone(), at))?;
+    let mismatch = |found: String| {
+        Error::at(
+            ErrorKind::TypeMismatch {
+                expected: format!("{} ({})", entry.rust_name, entry.describe()),
+                found,
+            },
+            at,
+        )
+    };
+    let shared = matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
+        || (id == TypeId::NamedEnum && ctx.compatible());
+    if shared {
+        let expect_kind = match T::KIND {
+            UserKind::Struct => {
+                matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
+            }
+            UserKind::Enum => id == TypeId::NamedEnum,
+        };
+        if !expect_kind {
+            return Err(mismatch(id.name().to_string()));
+        }
+        let def = ctx.read_shared_typedef()?;
+        let same = match (&entry.registration, &def.def.registration) {
+            (Registration::Id(a), TypeDefRegistration::Id(b)) => a == b,
+            (
+                Registration::Name {
+                    namespace,
+                    type_name,
+                },
+                TypeDefRegistration::Name {
+                    namespace: ns,
+                    type_name: tn,
+                },
+            ) => namespace == ns && type_name == tn,
+            _ => false,
+        };
+        if !same {
+            return Err(mismatch(format!("a TypeDef of {:?}", def.def.registration)));
+        }
+        if T::KIND == UserKind::Struct {
+            ctx.set_current_typedef(std::any::TypeId::of::<T>(), def);
+        }
+        return Ok(());
+    }
     match (&entry.registration, id) {
         (Registration::Id(want), got) if got == T::KIND.id_kind() => {
             let id_at = ctx.reader.position();
@@ -66,13 +129,7 @@ pub fn read_user_type_info<T: FuryObject>(ctx: &mut ReadContext, id: TypeId) -> 
         (Registration::Name { .. }, got) if got == T::KIND.named_kind() => {
             crate::resolver::read_type_name(entry, ctx)
         }
-        _ => Err(Error::at(
-            ErrorKind::TypeMismatch {
-                expected: format!("{} ({})", entry.rust_name, entry.describe()),
-                found: id.name().to_string(),
-            },
-            at,
-        )),
+        _ => Err(mismatch(id.name().to_string())),
     }
 }
 
@@ -90,21 +147,13 @@ pub fn struct_kind<T: 'static>(registry: &crate::resolver::Registry, compatible:
 /// with.
 #[inline]
 pub fn check_user_kind<T: FuryObject>(ctx: &ReadContext, id: TypeId) -> Result<()> {
-    if id == T::KIND.id_kind() || id == T::KIND.named_kind() {
+    let compatible_kind = T::KIND == UserKind::Struct
+        && matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct);
+    if id == T::KIND.id_kind() || id == T::KIND.named_kind() || compatible_kind {
         Ok(())
     } else {
         Err(ctx.mismatch(std::any::type_name::<T>(), id))
     }
-}
-
-fn compatible_unsupported<T>() -> Error {
-    Error::new(ErrorKind::Unsupported {
-        what: format!(
-            "compatible mode for struct {} (TypeDef metadata is not implemented yet; \
-             build the Fury with .compatible(false))",
-            std::any::type_name::<T>()
-        ),
-    })
 }
 
 /// Writes one struct field: a null flag if the field is nullable, the type info if its type
@@ -118,7 +167,7 @@ pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
         }
         ctx.ref_flag(RefFlag::NotNull);
     }
-    if F::needs_type_info(ctx.registry()) {
+    if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
         v.write_type_info(ctx)?;
     }
     v.write_declared(ctx)
@@ -134,7 +183,7 @@ pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
             RefFlag::NotNull | RefFlag::RefValue => {}
         }
     }
-    if F::needs_type_info(ctx.registry()) {
+    if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
         let id = super::read_type_info::<F>(ctx)?;
         F::read_typed(ctx, id)
     } else {
@@ -253,13 +302,4 @@ pub fn bad_enum_variant<T>(ctx: &ReadContext, at: usize, found: u32) -> Error {
         },
         at,
     )
-}
-
-/// The error for writing a struct in compatible mode (until TypeDefs exist).
-pub fn check_same_schema<T>(compatible: bool) -> Result<()> {
-    if compatible {
-        Err(compatible_unsupported::<T>())
-    } else {
-        Ok(())
-    }
 }

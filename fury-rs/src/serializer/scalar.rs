@@ -81,6 +81,11 @@ macro_rules! primitive {
             }
 
             #[inline]
+            fn missing() -> Option<Self> {
+                Some(<$t>::default())
+            }
+
+            #[inline]
             fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
                 if id == TypeId::$id {
                     Self::read_data(ctx)

@@ -82,6 +82,11 @@ impl Serialize for String {
 
 impl Deserialize for String {
     #[inline]
+    fn missing() -> Option<Self> {
+        Some(Self::default())
+    }
+
+    #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         read_string(ctx)
     }

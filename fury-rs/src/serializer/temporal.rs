@@ -28,6 +28,11 @@ impl Serialize for Duration {
 
 impl Deserialize for Duration {
     #[inline]
+    fn missing() -> Option<Self> {
+        Some(Self::default())
+    }
+
+    #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         let seconds = ctx.reader.var_i64()?;
         let at = ctx.reader.position();
@@ -49,6 +54,11 @@ impl Serialize for std::time::Duration {
 }
 
 impl Deserialize for std::time::Duration {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Self::default())
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         let at = ctx.reader.position();
@@ -78,6 +88,11 @@ impl Serialize for Timestamp {
 
 impl Deserialize for Timestamp {
     #[inline]
+    fn missing() -> Option<Self> {
+        Some(Self::default())
+    }
+
+    #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         let seconds = ctx.reader.i64()?;
         let at = ctx.reader.position();
@@ -99,6 +114,11 @@ impl Serialize for std::time::SystemTime {
 }
 
 impl Deserialize for std::time::SystemTime {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(std::time::UNIX_EPOCH)
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         let at = ctx.reader.position();
@@ -126,6 +146,11 @@ impl Serialize for Date {
 }
 
 impl Deserialize for Date {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Self::default())
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext) -> Result<Self> {
         ctx.reader.var_i64().map(Date::from_days)

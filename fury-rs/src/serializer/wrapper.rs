@@ -45,6 +45,11 @@ macro_rules! wrapped {
 
         impl Deserialize for $wrap<$t> {
             #[inline]
+            fn missing() -> Option<Self> {
+                Some(Self::default())
+            }
+
+            #[inline]
             fn read_data(ctx: &mut ReadContext) -> Result<Self> {
                 ctx.reader.$read().map($wrap)
             }

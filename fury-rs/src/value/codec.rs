@@ -83,6 +83,11 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         Value::Timestamp(t) => t.write_data(ctx)?,
         Value::Date(d) => d.write_data(ctx)?,
         Value::List(_) | Value::Set(_) | Value::Map(_) => return value.write_data(ctx),
+        Value::Enum(_) | Value::Struct(_) => {
+            return Err(crate::Error::new(ErrorKind::Unsupported {
+                what: "writing an enum or struct known only as a dynamic Value".to_string(),
+            }))
+        }
         Value::BoolArray(a) => write_dense(a, ctx)?,
         Value::Int8Array(a) => write_dense(a, ctx)?,
         Value::Int16Array(a) => write_dense(a, ctx)?,
@@ -106,9 +111,45 @@ impl Deserialize for Value {
         }))
     }
 
+    /// Reads what follows the kind byte of user types: the user id, the names, or the
+    /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
+    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+        match id {
+            TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
+                ctx.reader.var_u32()?;
+            }
+            TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
+                let def = ctx.read_shared_typedef()?;
+                ctx.set_current_typedef(std::any::TypeId::of::<Value>(), def);
+            }
+            TypeId::NamedEnum | TypeId::NamedStruct | TypeId::NamedExt | TypeId::NamedUnion => {
+                if ctx.compatible() {
+                    ctx.read_shared_typedef()?;
+                } else {
+                    ctx.read_type_name_strings()?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
         // As for writing: containers here, leaves in their own frame.
         match id {
+            TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
+            TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
+                let key = std::any::TypeId::of::<Value>();
+                let def = ctx.current_typedef(key).ok_or_else(|| {
+                    ctx.error(ErrorKind::Invalid {
+                        what: "a compatible struct body without its TypeDef".to_string(),
+                    })
+                })?;
+                let v = crate::serializer::compatible::read_struct_value(ctx, &def)?;
+                // Sibling values that share this type info find it again.
+                ctx.set_current_typedef(key, def);
+                Ok(v)
+            }
             TypeId::List => Ok(Value::List(read_elements(ctx)?)),
             TypeId::Set => Ok(Value::Set(read_elements(ctx)?)),
             TypeId::Map => {

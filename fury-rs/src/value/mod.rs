@@ -106,6 +106,26 @@ pub enum Value {
     Float32Array(Vec<f32>),
     /// FLOAT64_ARRAY
     Float64Array(Vec<f64>),
+    /// An enum value known only by its variant id (decoded without the enum's type).
+    Enum(u32),
+    /// A struct decoded from its TypeDef (compatible mode) without a local type.
+    Struct(StructValue),
+}
+
+/// A struct known only through the peer's TypeDef: its registration and named fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructValue {
+    /// `namespace.name`, `name`, or `#<user type id>` for a type registered by id.
+    pub type_name: String,
+    /// Field names (or `#<tag id>`) and values, in wire order.
+    pub fields: Vec<(String, Value)>,
+}
+
+impl StructValue {
+    /// The value of the field named `name`, if present.
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+    }
 }
 
 impl Value {
@@ -153,6 +173,8 @@ impl Value {
             Value::BFloat16Array(_) => TypeId::BFloat16Array,
             Value::Float32Array(_) => TypeId::Float32Array,
             Value::Float64Array(_) => TypeId::Float64Array,
+            Value::Enum(_) => TypeId::Enum,
+            Value::Struct(_) => TypeId::NamedCompatibleStruct,
         }
     }
 
@@ -199,6 +221,14 @@ impl Value {
             }
             (List(a), List(b)) | (Set(a), Set(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.bitwise_eq(y))
+            }
+            (Struct(a), Struct(b)) => {
+                a.type_name == b.type_name
+                    && a.fields.len() == b.fields.len()
+                    && a.fields
+                        .iter()
+                        .zip(&b.fields)
+                        .all(|((n1, v1), (n2, v2))| n1 == n2 && v1.bitwise_eq(v2))
             }
             (Map(a), Map(b)) => {
                 a.len() == b.len()

@@ -1,0 +1,151 @@
+//! Compatible mode (TypeDef metadata) against bytes written by pyfory 1.7.7 with
+//! `Fory(xlang=True, ref=False, compatible=True)`; the Python definitions are in comments.
+
+use fury::{Fury, FuryObject, Value};
+use std::collections::HashMap;
+
+fn unhex(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect()
+}
+
+// @dataclass class Point: x: pyfory.Int32; y: pyfory.Int32      (type_id=100)
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 100)]
+struct Point {
+    x: i32,
+    y: i32,
+}
+
+// @dataclass class Person: name: str; nick: Optional[str]; home: Point; tags: List[str];
+//     age: pyfory.UInt8                                           (name="demo.Person")
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "demo", name = "Person")]
+struct Person {
+    name: String,
+    nick: Option<String>,
+    home: Point,
+    tags: Vec<String>,
+    age: u8,
+}
+
+// class Color(Enum): RED = 0; GREEN = 1                           (type_id=101)
+#[derive(FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[fury(id = 101)]
+enum Color {
+    Red,
+    Green,
+}
+
+// class Shade(Enum): LIGHT = 0; DARK = 1                          (name="demo.Shade")
+#[derive(FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[fury(namespace = "demo", name = "Shade")]
+enum Shade {
+    Light,
+    Dark,
+}
+
+// @dataclass class Holder: c: Color; s: Shade; p: Point; ps: List[Point];
+//     m: Dict[str, Point]; op: Optional[Point]                    (type_id=102)
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 102)]
+struct Holder {
+    c: Color,
+    s: Shade,
+    p: Point,
+    ps: Vec<Point>,
+    m: HashMap<String, Point>,
+    op: Option<Point>,
+}
+
+const POINT: &str = "01 ff 1c 00 08 b0 cd 7c 24 8d af 6d c2 64 40 05 5c 40 05 60 02 04";
+const PERSON: &str = "01 ff 1e 00 23 90 7d 35 9c af a0 67 e5 0d 0c 8c 70 13 3c 91 93 9a 44 09 00 c4 48 1c 1d cc 20 48 15 34 0c 20 4a 15 35 02 50 48 16 54 4c 06 90 24 1c 02 08 b0 cd 7c 24 8d af 6d c2 64 40 05 5c 40 05 60 06 08 0c 41 64 61 fd 01 0c 10 6d 61 74 68";
+const SHADE_DARK: &str = "01 ff 1a 00 0a a0 f2 de da 13 00 0d 01 0d 0c 8c 70 13 c8 e0 19 00 01";
+const HOLDER: &str = "01 ff 1c 00 19 e0 29 c2 7c 2c 8b 75 c6 66 40 19 08 40 18 54 70 30 46 1c b9 e0 40 1c 3c 44 16 70 be 40 40 19 48 01 01 04 01 1c 02 08 b0 cd 7c 24 8d af 6d c2 64 40 05 5c 40 05 60 04 6b 0a 0c fd 1c 03 02 04 01 08 1c 03 06 08 01";
+
+fn fury() -> Fury {
+    let mut f = Fury::builder().compatible(true).build();
+    f.register::<Point>().unwrap();
+    f.register::<Person>().unwrap();
+    f.register::<Color>().unwrap();
+    f.register::<Shade>().unwrap();
+    f.register::<Holder>().unwrap();
+    f
+}
+
+#[test]
+fn struct_by_id_matches_pyfory() {
+    let fury = fury();
+    let p = Point { x: 1, y: 2 };
+    assert_eq!(fury.deserialize::<Point>(&unhex(POINT)).unwrap(), p);
+    assert_eq!(fury.serialize(&p).unwrap(), unhex(POINT));
+}
+
+#[test]
+fn named_struct_with_nested_struct_matches_pyfory() {
+    let fury = fury();
+    let p = Person {
+        name: "Ada".into(),
+        nick: None,
+        home: Point { x: 3, y: 4 },
+        tags: vec!["math".into()],
+        age: 36,
+    };
+    assert_eq!(fury.deserialize::<Person>(&unhex(PERSON)).unwrap(), p);
+    assert_eq!(fury.serialize(&p).unwrap(), unhex(PERSON));
+}
+
+#[test]
+fn named_enum_carries_a_typedef() {
+    let fury = fury();
+    assert_eq!(
+        fury.deserialize::<Shade>(&unhex(SHADE_DARK)).unwrap(),
+        Shade::Dark
+    );
+    assert_eq!(fury.serialize(&Shade::Dark).unwrap(), unhex(SHADE_DARK));
+}
+
+#[test]
+fn enums_structs_lists_and_maps_of_structs_match_pyfory() {
+    let fury = fury();
+    let h = Holder {
+        c: Color::Green,
+        s: Shade::Dark,
+        p: Point { x: 1, y: 2 },
+        ps: vec![Point { x: 3, y: 4 }],
+        m: [("k".to_string(), Point { x: 5, y: 6 })].into(),
+        op: None,
+    };
+    assert_eq!(fury.deserialize::<Holder>(&unhex(HOLDER)).unwrap(), h);
+    assert_eq!(fury.serialize(&h).unwrap(), unhex(HOLDER));
+}
+
+#[test]
+fn unregistered_structs_decode_as_values_with_field_names() {
+    let fury = Fury::builder().compatible(true).build();
+    let v: Value = fury.deserialize(&unhex(PERSON)).unwrap();
+    let Value::Struct(s) = v else {
+        panic!("expected a struct, got {v:?}")
+    };
+    assert_eq!(s.type_name, "demo.Person");
+    assert_eq!(s.get("name"), Some(&Value::String("Ada".into())));
+    assert_eq!(s.get("age"), Some(&Value::UInt8(36)));
+    assert_eq!(s.get("nick"), Some(&Value::Null));
+    let Some(Value::Struct(home)) = s.get("home") else {
+        panic!("home is not a struct: {s:?}")
+    };
+    assert_eq!(home.type_name, "#100");
+    assert_eq!(home.get("x"), Some(&Value::VarInt32(3)));
+}
+
+#[test]
+fn the_second_message_of_a_schema_parses_no_typedef() {
+    let fury = fury();
+    assert_eq!(fury.typedef_cache().len(), 0);
+    fury.deserialize::<Person>(&unhex(PERSON)).unwrap();
+    let after_first = fury.typedef_cache().len();
+    assert_eq!(after_first, 2, "Person and Point");
+    fury.deserialize::<Person>(&unhex(PERSON)).unwrap();
+    assert_eq!(fury.typedef_cache().len(), after_first);
+}
