@@ -149,3 +149,116 @@ fn the_second_message_of_a_schema_parses_no_typedef() {
     fury.deserialize::<Person>(&unhex(PERSON)).unwrap();
     assert_eq!(fury.typedef_cache().len(), after_first);
 }
+
+/// Builds a stream `01 ff 1c 00 <typedef>` around a TypeDef body, with a correct header.
+fn stream_with_body(body: &[u8]) -> Vec<u8> {
+    // Reuse the library's encoder for the header by encoding a body-compatible TypeDef is not
+    // possible for arbitrary bodies, so compute the header the way the format defines it.
+    let low = (body.len() as u64).min(0xff);
+    let mut input = body.to_vec();
+    input.push(low as u8);
+    input.push(0);
+    let (h1, _) = fury::meta::murmur3_x64_128(&input, 47);
+    let shifted = (h1 << 12) as i64;
+    let positive = if shifted != i64::MIN && shifted < 0 {
+        -shifted
+    } else {
+        shifted
+    };
+    let header = (positive as u64 & !((1u64 << 12) - 1)) | low;
+    let mut out = vec![0x01, 0xff, 0x1c, 0x00];
+    out.extend_from_slice(&header.to_le_bytes());
+    if body.len() >= 0xff {
+        let mut rest = Vec::new();
+        fury::buffer::Writer::new(&mut rest).var_u32((body.len() - 0xff) as u32);
+        out.extend(rest);
+    }
+    out.extend_from_slice(body);
+    out
+}
+
+#[test]
+fn hostile_typedefs_are_errors() {
+    let fury = fury();
+    // A wrong hash.
+    let mut bad = unhex(POINT);
+    bad[6] ^= 0x10;
+    assert!(fury.deserialize::<Point>(&bad).is_err());
+    assert!(fury.deserialize::<Value>(&bad).is_err());
+    // A size running past the input.
+    let mut bad = unhex(POINT);
+    bad[4] = 0x40;
+    let e = fury.deserialize::<Value>(&bad).unwrap_err();
+    assert!(e.to_string().contains("TypeDef"), "{e}");
+    // 10 000 declared fields (meta header count 31 + varuint32 9969).
+    let mut body = vec![0xdf, 0xf1, 0x4d, 0x64];
+    body.extend(std::iter::repeat_n(0u8, 64));
+    let e = fury
+        .deserialize::<Value>(&stream_with_body(&body))
+        .unwrap_err();
+    assert!(e.to_string().contains("field count"), "{e}");
+    // An unknown kind code.
+    let e = fury
+        .deserialize::<Value>(&stream_with_body(&[0x07, 0x64]))
+        .unwrap_err();
+    assert!(e.to_string().contains("kind code"), "{e}");
+    // Deeply nested field types: list<list<list<...>>> beyond the limit.
+    let mut body = vec![0xc1, 0x64, 0x40, 0x16];
+    body.extend(std::iter::repeat_n(0x58u8, 40)); // nested LIST << 2
+    body.push(0x14); // STRING << 2
+    body.push(0x08); // name "c"
+    let e = fury
+        .deserialize::<Value>(&stream_with_body(&body))
+        .unwrap_err();
+    assert!(
+        matches!(e.kind(), fury::ErrorKind::DepthLimit { .. }),
+        "{e}"
+    );
+    // A back reference to a TypeDef never sent.
+    let e = fury
+        .deserialize::<Value>(&[0x01, 0xff, 0x1c, 0x03, 0x02, 0x04])
+        .unwrap_err();
+    assert!(e.to_string().contains("back reference"), "{e}");
+    // Limits are configurable.
+    let strict = Fury::builder().compatible(true).max_typedef_size(8).build();
+    assert!(strict.deserialize::<Value>(&unhex(PERSON)).is_err());
+}
+
+#[test]
+fn the_cache_stays_bounded() {
+    let fury = Fury::builder()
+        .compatible(true)
+        .typedef_cache_entries(3)
+        .build();
+    for id in 0..20u8 {
+        // distinct one-field TypeDefs registered by id `id`
+        let body = [0xc1, id, 0x40, 0x05, 0x5c];
+        let mut s = stream_with_body(&body);
+        s.push(0x02);
+        let v: Value = fury.deserialize(&s).unwrap();
+        assert!(matches!(v, Value::Struct(_)));
+    }
+    assert_eq!(fury.typedef_cache().len(), 3);
+}
+
+#[test]
+fn mutated_compatible_streams_never_panic() {
+    let fury = fury();
+    for s in [POINT, PERSON, SHADE_DARK, HOLDER] {
+        let bytes = unhex(s);
+        for cut in 0..bytes.len() {
+            assert!(fury.deserialize::<Value>(&bytes[..cut]).is_err());
+            let _ = fury.deserialize::<Holder>(&bytes[..cut]);
+        }
+        for i in 0..bytes.len() {
+            for m in [0x00u8, 0x01, 0x7f, 0x80, 0xff] {
+                let mut b = bytes.clone();
+                b[i] ^= m;
+                let _ = fury.deserialize::<Value>(&b);
+                let _ = fury.deserialize::<Person>(&b);
+                let _ = fury.deserialize::<Holder>(&b);
+                let _ = fury.deserialize::<Shade>(&b);
+            }
+        }
+    }
+}

@@ -436,6 +436,14 @@ fn parse_body(body: &[u8], body_at: usize, limits: &TypeDefLimits) -> Result<Typ
     if meta_header & STRUCT_FLAG == 0 {
         // A non-struct TypeDef: a kind code (0 enum, 1 named enum, 2 ext, 3 named ext, 4 typed
         // union, 5 named union), then the registration.
+        if meta_header > 5 {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!("unknown TypeDef kind code {meta_header}"),
+                },
+                body_at,
+            ));
+        }
         let registration = if meta_header & 1 == 1 {
             read_named(&mut r).map_err(shift)?
         } else {
