@@ -26,7 +26,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             ref_tracking: false,
-            compatible: false,
+            compatible: true,
             compress_int: true,
             max_depth: DEFAULT_MAX_DEPTH,
             typedef_limits: TypeDefLimits::default(),
@@ -79,9 +79,12 @@ impl FuryBuilder {
         self
     }
 
-    /// Enables compatible (schema-evolution) mode for structs. Default: off for now: structs
-    /// are written in the same-schema layout; the compatible layout (TypeDefs) is not built yet,
-    /// and writing or reading a struct with this switch on is an error.
+    /// Compatible (schema-evolution) mode for structs. Default: on, as in the peers.
+    ///
+    /// On: a struct's type info carries its TypeDef (field names and types), shared once per
+    /// stream, so peers with other versions of the struct can read it (fields matched by tag
+    /// id or name; unknown ones skipped, missing ones defaulted). Off ("same schema"): a
+    /// 4-byte schema hash precedes the fields; both sides must have the same struct.
     pub fn compatible(mut self, on: bool) -> Self {
         self.config.compatible = on;
         self
