@@ -32,6 +32,18 @@ Exit status 0 iff M == 0 and N > 0.
 
 --make-reference writes a peer-bytes file holding the vectors' own hex
 (path "reference"); checking it must pass, which tests this checker.
+
+Compatible-mode struct files (--vectors conformance/vectors_compat, settings
+compatible=true) are checked with the TypeDef-driven independent decoder;
+before any bytes are checked pyfory must encode the stored TypeDef of every
+type.  Evolution vectors (those with "writer_type") are checked three ways:
+pyfory with the writer's registrations must decode the peer's bytes to
+"value", the independent decoder must agree, and pyfory with only the
+reader's registrations must decode them to "expected" -- or fail, for an
+"expected_error" vector.  An expected-error vector may also be answered with
+a "skipped" entry: that is not a failure.  A vector with
+"pyfory_reader_error" (pyfory's reader is known to fail on valid bytes)
+skips the reader step.
 """
 
 import argparse
@@ -44,9 +56,16 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
 
-def check_entry(vec, data, fory, wire_check):
+def is_compat_vector(vec):
+    """A vector of a compatible-mode struct file (TypeDef meta on the wire)."""
+    return vec.get("_types") is not None and bool(vec["settings"].get("compatible"))
+
+
+def check_entry(vec, data, fory, wire_check, reader_fory=None):
     """Problems found in one peer byte string (empty list: pass)."""
     types = vec.get("_types")  # struct/enum definitions of the vector's file, if any
+    if is_compat_vector(vec):
+        return check_compat_entry(vec, data, fory, wire_check, reader_fory)
     problems = []
     try:
         decoded, unread = VL.deserialize_all(fory, data)
@@ -62,6 +81,45 @@ def check_entry(vec, data, fory, wire_check):
             problems.append("wire check: {}".format(exc))
         else:
             problems.extend("wire check: " + d for d in VL.nodes_equal_wire(vec["value"], node))
+    return problems
+
+
+def check_compat_entry(vec, data, fory, wire_check, reader_fory):
+    """A compatible-mode vector: ``fory`` registers the writer's types (the
+    plain types, plus the vector's writer_registers), ``reader_fory`` the
+    reader's (evolution vectors only)."""
+    types = vec["_types"]
+    problems = []
+    try:
+        decoded, unread = VL.deserialize_all(fory, data)
+    except Exception as exc:  # noqa: BLE001 - anything pyfory raises is a failure
+        return ["pyfory could not decode the bytes: {}: {}".format(type(exc).__name__, exc)]
+    if unread:
+        problems.append("{} trailing bytes after the root value".format(unread))
+    problems.extend(VL.compare(vec["value"], decoded, types=types))
+    if wire_check:
+        try:
+            node, _typedefs = VL.decode_wire_compat(data, vec["schema"], types, vec.get("writer_registers", ()))
+        except VL.WireError as exc:
+            problems.append("wire check: {}".format(exc))
+        else:
+            problems.extend("wire check: " + d for d in VL.nodes_equal_wire(vec["value"], node))
+    if reader_fory is None or "pyfory_reader_error" in vec:
+        return problems
+    try:
+        got, unread = VL.deserialize_all(reader_fory, data)
+    except Exception as exc:  # noqa: BLE001
+        if not vec.get("expected_error"):
+            problems.append("reader {}: pyfory could not decode the bytes: {}: {}".format(
+                vec["reader_type"], type(exc).__name__, exc))
+        return problems
+    if vec.get("expected_error"):
+        problems.append("reader {}: pyfory decoded the bytes, but the vector expects an error ({})".format(
+            vec["reader_type"], vec.get("error")))
+        return problems
+    if unread:
+        problems.append("reader {}: {} trailing bytes after the root value".format(vec["reader_type"], unread))
+    problems.extend("reader {}: {}".format(vec["reader_type"], d) for d in VL.compare(vec["expected"], got, types=types))
     return problems
 
 
@@ -90,7 +148,10 @@ def make_type_forys(vectors):
             continue
         settings = vec["settings"]
         fory = types.make_fory(settings)
-        problems = VL.pyfory_facts_errors(types, fory)
+        if is_compat_vector(vec):
+            problems = VL.pyfory_compat_facts_errors(types, settings)
+        else:
+            problems = VL.pyfory_facts_errors(types, fory)
         if problems:
             raise VL.VectorError("type definitions disagree with pyfory: " + "; ".join(problems[:5]))
         forys[id(types)] = (fory, json.dumps(settings, sort_keys=True))
@@ -160,6 +221,14 @@ def main(argv=None):
 
     by_name = {v["name"]: v for v in vectors}
     fory_cache = {}
+    alias_fory_cache = {}  # (file, alias types) -> Fory of a compatible-mode file
+
+    def alias_fory(vec, names):
+        key = (id(vec["_types"]), tuple(names))
+        if key not in alias_fory_cache:
+            alias_fory_cache[key] = vec["_types"].make_fory_with(vec["settings"], names)
+        return alias_fory_cache[key]
+
     with_bytes = set()
     skipped = {}
     seen = set()
@@ -198,14 +267,18 @@ def main(argv=None):
             fail(name, path, "bad hex: {}".format(exc))
             continue
         with_bytes.add(name)
-        if "_types" in vec:
+        reader_fory = None
+        if "_types" in vec and "writer_type" in vec:
+            fory = alias_fory(vec, vec["writer_registers"])
+            reader_fory = alias_fory(vec, vec["reader_registers"])
+        elif "_types" in vec:
             fory = type_fory[id(vec["_types"])]
         else:
             key = json.dumps(vec["settings"], sort_keys=True)
             if key not in fory_cache:
                 fory_cache[key] = VL.make_fory(vec["settings"])
             fory = fory_cache[key]
-        problems = check_entry(vec, data, fory, not args.no_wire_check)
+        problems = check_entry(vec, data, fory, not args.no_wire_check, reader_fory)
         if problems:
             shown = problems[:8]
             if len(problems) > len(shown):
@@ -222,7 +295,7 @@ def main(argv=None):
         if name in with_bytes:
             continue
         if name in skipped:
-            if args.allow_skipped:
+            if args.allow_skipped or vec.get("expected_error"):
                 only_skipped += 1
                 if args.verbose:
                     print("skip {} ({})".format(name, "; ".join(skipped[name])))

@@ -13,7 +13,10 @@ It contains:
   wire types, string encodings and element order can be checked, which a
   Python-level comparison cannot see);
 * schema parsing, derivation and validation;
-* the helper that writes a typed root scalar with pyfory's own pieces.
+* the helper that writes a typed root scalar with pyfory's own pieces;
+* struct/enum type tables (same-schema mode), and for compatible mode our
+  own TypeDef encoder / decoder and a TypeDef-driven wire decoder
+  (decode_wire_compat), with evolution types that share a registration.
 
 Only the standard library is needed at import time; pyfory is imported
 lazily by the functions that need it.
