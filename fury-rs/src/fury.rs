@@ -233,7 +233,7 @@ impl Fury {
 
     /// Serializes `value` into a new vector.
     pub fn serialize<T: Serialize + ?Sized>(&self, value: &T) -> Result<Vec<u8>> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(64);
         self.serialize_into(value, &mut out)?;
         Ok(out)
     }

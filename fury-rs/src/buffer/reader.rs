@@ -210,6 +210,17 @@ impl<'a> Reader<'a> {
     /// are longer than needed (a final zero group) are rejected.
     #[inline]
     pub fn var_u64(&mut self) -> Result<u64> {
+        if let Some(&b) = self.data.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(b as u64);
+            }
+        }
+        self.var_u64_multi()
+    }
+
+    /// The varuint64 cases of two bytes or more (and the errors).
+    fn var_u64_multi(&mut self) -> Result<u64> {
         let start = self.pos;
         let mut result: u64 = 0;
         let mut shift = 0u32;

@@ -86,6 +86,13 @@ fn is_int(id: u8) -> bool {
     )
 }
 
+fn is_float(id: u8) -> bool {
+    matches!(
+        TypeId::from_u8(id),
+        Some(TypeId::Float16 | TypeId::BFloat16 | TypeId::Float32 | TypeId::Float64)
+    )
+}
+
 fn is_struct_kind(id: u8) -> bool {
     matches!(
         TypeId::from_u8(id),
@@ -108,8 +115,8 @@ fn readable(remote: &FieldType, local: &FieldType) -> bool {
     if l == TypeId::Unknown as u8 || r == TypeId::Unknown as u8 {
         return true; // dynamic on one side: the value carries its type info
     }
-    if is_int(r) && is_int(l) {
-        return true; // range-checked when read
+    if (is_int(r) && is_int(l)) || (is_float(r) && is_float(l)) {
+        return true; // range- or precision-checked when read
     }
     if (is_struct_kind(r) && is_struct_kind(l)) || (is_enum_kind(r) && is_enum_kind(l)) {
         return true; // the nested TypeDef / variant id decides

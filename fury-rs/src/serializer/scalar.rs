@@ -32,6 +32,35 @@ pub(crate) fn read_any_int(ctx: &mut ReadContext, id: TypeId) -> Result<Option<i
     }))
 }
 
+/// Reads a float of any width as `f64` (exact), with the offset of its payload.
+fn read_any_float(ctx: &mut ReadContext, id: TypeId) -> Result<(f64, usize)> {
+    let at = ctx.reader.position();
+    let v = match id {
+        TypeId::Float16 => F16(ctx.reader.u16()?).to_f32() as f64,
+        TypeId::BFloat16 => BF16(ctx.reader.u16()?).to_f32() as f64,
+        TypeId::Float32 => ctx.reader.f32()? as f64,
+        TypeId::Float64 => ctx.reader.f64()?,
+        other => return Err(ctx.mismatch("a float", other)),
+    };
+    Ok((v, at))
+}
+
+/// An `f64` as `f32` when no precision is lost (NaN and infinities pass).
+fn narrow_f32(v: f64, at: usize) -> Result<f32> {
+    let n = v as f32;
+    if v.is_nan() || n as f64 == v {
+        Ok(n)
+    } else {
+        Err(crate::Error::at(
+            ErrorKind::OutOfRange {
+                value: v.to_string(),
+                target: "f32",
+            },
+            at,
+        ))
+    }
+}
+
 /// Reads an integer of any encoding and narrows it to `T`, failing if it does not fit.
 pub(crate) fn read_int_as<T: TryFrom<i128>>(ctx: &mut ReadContext, id: TypeId) -> Result<T> {
     let at = ctx.reader.position();
@@ -143,8 +172,24 @@ int!(u32, VarUInt32, UInt32Array, 5, var_u32, var_u32);
 int!(u64, VarUInt64, UInt64Array, 9, var_u64, var_u64);
 
 plain!(bool, Bool, BoolArray, 1, |w, v| w.bool(v), |r| r.bool());
-plain!(f32, Float32, Float32Array, 4, |w, v| w.f32(v), |r| r.f32());
-plain!(f64, Float64, Float64Array, 8, |w, v| w.f64(v), |r| r.f64());
+primitive!(
+    f32,
+    Float32,
+    Float32Array,
+    4,
+    |w, v| w.f32(v),
+    |r| r.f32(),
+    |c, i| { read_any_float(c, i).and_then(|(v, at)| narrow_f32(v, at)) }
+);
+primitive!(
+    f64,
+    Float64,
+    Float64Array,
+    8,
+    |w, v| w.f64(v),
+    |r| r.f64(),
+    |c, i| { read_any_float(c, i).map(|(v, _)| v) }
+);
 plain!(F16, Float16, Float16Array, 2, |w, v| w.u16(v.0), |r| r
     .u16()
     .map(F16));

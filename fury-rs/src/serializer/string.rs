@@ -32,13 +32,11 @@ pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
     let bytes = ctx.reader.bytes(len)?;
     let bad = |encoding| Error::at(ErrorKind::BadString { encoding }, body_at);
     match enc {
-        string_encoding::LATIN1 => {
-            if bytes.is_ascii() {
-                String::from_utf8(bytes.to_vec()).map_err(|_| bad("latin1"))
-            } else {
-                Ok(bytes.iter().map(|&b| b as char).collect())
-            }
-        }
+        string_encoding::LATIN1 => match std::str::from_utf8(bytes) {
+            // All-ASCII LATIN1 is valid UTF-8: one validation, one copy.
+            Ok(s) if bytes.is_ascii() => Ok(s.to_owned()),
+            _ => Ok(bytes.iter().map(|&b| b as char).collect()),
+        },
         string_encoding::UTF16 => {
             if !bytes.len().is_multiple_of(2) {
                 return Err(bad("utf-16 (odd byte length)"));
