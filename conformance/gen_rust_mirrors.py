@@ -11,10 +11,22 @@ Reads ``conformance/vectors_structs/structs.json`` and writes
 * ``register_all`` (registers every type), ``cases()`` (one monomorphic check per vector)
   and ``STRUCT_HASHES`` (pyfory's field order, fingerprint and hash of every struct).
 
+It also reads ``conformance/vectors_compat/compat.json`` (compatible mode) and writes
+``conformance/tests/generated/compat_mirror.rs``: the same kind of types (the versions of an
+evolution type, ``alias_of_registration``, are distinct Rust types with one shared
+registration attribute), ``value_<name>()`` (the writer's value) and ``expected_<name>()``
+(what the reader gets) per vector, ``register_plain``/``fury_with`` (a compatible-mode Fury per
+side, with the plain types plus the vector's ``writer_registers`` / ``reader_registers``),
+``typedef_cases()`` (pyfory's TypeDef bytes per type) and ``cases()`` (one ``CompatCase`` per
+vector). A struct or enum in an ``any`` position becomes ``fury::Value::Struct`` (fields in
+TypeDef order) or ``fury::Value::Enum(id)``, which is what fury decodes there.
+
 Standard library only, and deterministic: the output depends only on the input file.
 
-    python3 conformance/gen_rust_mirrors.py           # rewrite the generated file
-    python3 conformance/gen_rust_mirrors.py --check   # exit 1 if it is stale
+    python3 conformance/gen_rust_mirrors.py           # rewrite both generated files
+    python3 conformance/gen_rust_mirrors.py --check   # exit 1 if either is stale
+    python3 conformance/gen_rust_mirrors.py --input conformance/vectors_compat/compat.json \
+        [--output conformance/tests/generated/compat_mirror.rs] [--check]   # one file only
 
 Schema -> Rust type (``field`` = a struct field or root; ``elem`` = inside a container):
 
@@ -369,6 +381,13 @@ class Gen:
 
     # -- definitions --
 
+    def type_doc(self, t):
+        """The `///` lines above a type definition."""
+        if t.get("note"):
+            note = " ".join(t["note"].split()).encode("ascii", "backslashreplace").decode()
+            return [f"/// {note}"]
+        return []
+
     def gen_types(self, out):
         for t in self.doc["types"]:
             reg = t["register"]
@@ -379,9 +398,7 @@ class Gen:
                     f"#[fury(namespace = {rust_str(reg['namespace'])}, "
                     f"name = {rust_str(reg['typename'])})]"
                 )
-            if t.get("note"):
-                note = " ".join(t["note"].split()).encode("ascii", "backslashreplace").decode()
-                out.append(f"/// {note}")
+            out.extend(self.type_doc(t))
             if t["kind"] == "enum":
                 out.append(
                     "#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, "
@@ -788,34 +805,411 @@ class Gen:
         return "\n".join(out) + "\n"
 
 
+# ---- compatible mode (vectors_compat/compat.json) ----
+
+
+def compat_sanitize(name):
+    s = name
+    if s.startswith("compat/"):
+        s = s[len("compat/"):]
+    s = re.sub(r"[^A-Za-z0-9]+", "_", s).strip("_").lower()
+    if not s:
+        raise GenError(f"vector name {name!r} sanitises to nothing")
+    return s
+
+
+COMPAT_SETTINGS = {"xlang": True, "ref": False, "compatible": True}
+# Names the compat mirror uses unqualified, besides RESERVED_TYPE_NAMES.
+COMPAT_RESERVED = {"CompatCase", "CompatKind", "TypeDefCase", "RegisterFn", "Value", "StructValue"}
+
+
+class CompatGen(Gen):
+    """The mirror of the compatible-mode vectors.
+
+    Differences from the struct vectors:
+
+    * evolution types (``alias_of_registration``) are ordinary Rust types with the same
+      ``#[fury(..)]`` registration as their other versions; no Fury registers two of them;
+    * every case builds its own Fury instances (``compatible(true)``, the plain types, and the
+      evolution types of ``writer_registers`` / ``reader_registers``);
+    * an evolution case checks the writer's ``value`` as ``writer_type`` and the reader's
+      ``expected`` as ``reader_type``;
+    * a struct or enum in an ``any`` position is a ``fury::Value::Struct`` (registration, then
+      the fields in TypeDef order under their declared names, ``#<tag>`` for a tag id) or a
+      ``fury::Value::Enum(id)``: what fury decodes there. fury cannot write such a Value, so
+      those cases fail on the encoding side until it can.
+    """
+
+    def __init__(self, doc):
+        super().__init__(doc)
+        for name, t in self.types.items():
+            if name in COMPAT_RESERVED:
+                raise GenError(f"type name {name!r} clashes with a name the mirror uses")
+            if t["kind"] == "struct":
+                order = t.get("field_order")
+                if order is None or sorted(order) != sorted(f["name"] for f in t["fields"]):
+                    raise GenError(f"{name}: field_order does not name every field once")
+        self.evolution = {n for n, t in self.types.items() if t.get("alias_of_registration")}
+        self.plain = [t["name"] for t in doc["types"] if t["name"] not in self.evolution]
+        regs = {}
+        for n in self.plain:
+            key = json.dumps(self.types[n]["register"], sort_keys=True)
+            if key in regs:
+                raise GenError(f"plain types {regs[key]} and {n} share a registration")
+            regs[key] = n
+        for n in sorted(self.evolution):
+            key = json.dumps(self.types[n]["register"], sort_keys=True)
+            if key in regs:
+                raise GenError(f"evolution type {n} shares the registration of plain type {regs[key]}")
+
+    def type_doc(self, t):
+        lines = super().type_doc(t)
+        if t.get("alias_of_registration"):
+            reg = t["register"]
+            if "id" in reg:
+                what = f"id {int(reg['id'])}"
+            else:
+                what = f"{reg['namespace']}.{reg['typename']}" if reg["namespace"] else reg["typename"]
+            what = what.encode("ascii", "backslashreplace").decode()
+            lines.append(
+                f"/// Evolution type, version {t.get('version')} of registration `{what}` "
+                "(registered only where a vector lists it)."
+            )
+        return lines
+
+    # -- reachability --
+
+    def schema_names(self, tree):
+        """The user type names a schema tree mentions."""
+        if isinstance(tree, str):
+            return [tree] if tree in self.types else []
+        return [n for sub in tree[1:] for n in self.schema_names(sub)]
+
+    def evolution_closure(self, name):
+        """The evolution types registering `name` needs: itself (if it is one) and the ones
+        its fields reach, sorted."""
+        seen, todo = set(), [name]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            if self.types[n]["kind"] == "struct":
+                for _, tree in self.field_schemas[n]:
+                    todo.extend(self.schema_names(tree))
+        return sorted(n for n in seen if n in self.evolution)
+
+    # -- dynamic values --
+
+    def registration_name(self, t):
+        """How fury's `StructValue::type_name` names a registration."""
+        reg = t["register"]
+        if "id" in reg:
+            return f"#{int(reg['id'])}"
+        return f"{reg['namespace']}.{reg['typename']}" if reg["namespace"] else reg["typename"]
+
+    def dyn_value(self, node, path, st):
+        ty = node.get("type") if isinstance(node, dict) else None
+        if ty == "enum":
+            name = node.get("name")
+            td = self.types.get(name)
+            if td is None or td["kind"] != "enum":
+                raise GenError(f"{path}: enum node of unknown enum {name!r}")
+            ids = {v["name"]: int(v["id"]) for v in td["variants"]}
+            if ids.get(node.get("variant")) != int(node["id"]):
+                raise GenError(f"{path}: {name}.{node.get('variant')} does not have id {node['id']}")
+            st["dyn_user"] = True
+            return f"fury::Value::Enum({int(node['id'])})"
+        if ty == "struct":
+            name = node.get("name")
+            td = self.types.get(name)
+            if td is None or td["kind"] != "struct":
+                raise GenError(f"{path}: struct node of unknown struct {name!r}")
+            fields = node["fields"]
+            defs = {f["name"]: f for f in td["fields"]}
+            if list(fields) != [f["name"] for f in td["fields"]]:
+                raise GenError(f"{path}: fields {list(fields)} differ from the definition of {name}")
+            st["dyn_user"] = True
+            parts = []
+            for fname in td["field_order"]:
+                f = defs[fname]
+                label = f"#{int(f['tag_id'])}" if "tag_id" in f else fname
+                inner = self.dyn_value(fields[fname], f"{path}.{fname}", st)
+                parts.append(f"(String::from({rust_str(label)}), {inner})")
+            body = f"vec![{', '.join(parts)}]" if parts else "Vec::new()"
+            return (
+                "fury::Value::Struct(fury::StructValue { type_name: "
+                f"String::from({rust_str(self.registration_name(td))}), fields: {body} }})"
+            )
+        return super().dyn_value(node, path, st)
+
+    def root_value(self, tree, node, st):
+        if isinstance(tree, str) and tree in self.types:
+            return self.user_value(tree, node, "$", st, top=True)
+        return self.value(tree, node, False, "$", st)
+
+    # -- the whole file --
+
+    def registers(self, v, key, side_type):
+        names = v[key]
+        if not isinstance(names, list) or names != sorted(set(names)):
+            raise GenError(f"{v['name']}: {key} is not a sorted list of distinct names")
+        for n in names:
+            if n not in self.evolution:
+                raise GenError(f"{v['name']}: {key} names {n!r}, which is not an evolution type")
+        if side_type in self.evolution and side_type not in names:
+            raise GenError(f"{v['name']}: {key} lacks its own type {side_type}")
+        missing = set(self.evolution_closure(side_type)) - set(names)
+        if missing:
+            raise GenError(f"{v['name']}: {key} lacks {sorted(missing)}, which {side_type} reaches")
+        return names
+
+    def fury_call(self, names):
+        regs = ", ".join(f"{CHECK_MOD}::register::<{n}>" for n in names)
+        return f"fury_with(&[{regs}])"
+
+    def fury_expr(self, names):
+        return f"|| {self.fury_call(names)}"
+
+    def generate(self, source_name):
+        out = [
+            f"// @generated by conformance/gen_rust_mirrors.py from {source_name}.",
+            "// Do not edit: run `python3 conformance/gen_rust_mirrors.py` instead.",
+            "//",
+            "// Rust mirrors of the compatible-mode vectors: one type per definition (evolution",
+            "// versions are distinct types sharing a registration), the values of every vector,",
+            "// one monomorphic check per vector with its own Fury instances, and the TypeDef of",
+            "// every type as pyfory writes it.",
+            "",
+            "#![allow(dead_code, clippy::all, clippy::pedantic)]",
+            "",
+            f"use {CHECK_MOD}::{{CompatCase, CompatKind, RegisterFn, TypeDefCase}};",
+            "",
+        ]
+        self.gen_types(out)
+
+        out.append("/// Registers every plain type (every type that is not an evolution version).")
+        out.append("pub fn register_plain(fury: &mut fury::Fury) -> Result<(), String> {")
+        for n in self.plain:
+            out.append(f"    {CHECK_MOD}::register::<{n}>(fury)?;")
+        out.append("    Ok(())")
+        out.append("}")
+        out.append("")
+        out.append("/// A compatible-mode Fury with the plain types and then `extra` registered.")
+        out.append("pub fn fury_with(extra: &[RegisterFn]) -> Result<fury::Fury, String> {")
+        out.append("    let mut fury = fury::Fury::builder().compatible(true).build();")
+        out.append("    register_plain(&mut fury)?;")
+        out.append("    for register in extra {")
+        out.append("        register(&mut fury)?;")
+        out.append("    }")
+        out.append("    Ok(fury)")
+        out.append("}")
+        out.append("")
+
+        out.append("/// The TypeDef pyfory writes for every type that has one, and ours.")
+        out.append("pub fn typedef_cases() -> Vec<TypeDefCase> {")
+        out.append("    vec![")
+        for t in self.doc["types"]:
+            if "typedef_hex" not in t:
+                continue
+            hexs = t["typedef_hex"]
+            if not re.fullmatch(r"(?:[0-9a-f]{2})+", hexs):
+                raise GenError(f"{t['name']}: bad typedef_hex")
+            out.append("        TypeDefCase {")
+            out.append(f"            type_name: {rust_str(t['name'])},")
+            out.append(f"            typedef_hex: {rust_str(hexs)},")
+            out.append(
+                f"            local: || {CHECK_MOD}::local_typedef::<{t['name']}>"
+                f"(&{self.fury_call(self.evolution_closure(t['name']))}?),"
+            )
+            out.append("        },")
+        out.append("    ]")
+        out.append("}")
+        out.append("")
+        out.append("/// Types pyfory 1.7.7 cannot describe in a TypeDef, with its error.")
+        out.append("pub const TYPEDEF_ERRORS: &[(&str, &str)] = &[")
+        for t in self.doc["types"]:
+            if "typedef_error" in t:
+                err = t["typedef_error"].encode("ascii", "backslashreplace").decode()
+                out.append(f"    ({rust_str(t['name'])}, {rust_str(err)}),")
+        out.append("];")
+        out.append("")
+
+        cases = []
+        fn_names = {}
+        for v in self.doc["vectors"]:
+            name = v["name"]
+            s = compat_sanitize(name)
+            if s in fn_names:
+                raise GenError(f"vectors {fn_names[s]!r} and {name!r} both give {s}")
+            fn_names[s] = name
+            if v.get("settings") != COMPAT_SETTINGS:
+                raise GenError(f"{name}: unsupported settings {v.get('settings')}")
+            try:
+                cases.append(self.gen_case(v, s, out))
+            except GenError as e:
+                raise GenError(f"{name}: {e}") from None
+
+        out.append("/// One case per vector, in file order.")
+        out.append("pub fn cases() -> Vec<CompatCase> {")
+        out.append("    vec![")
+        for c in cases:
+            out.append("        CompatCase {")
+            for line in c:
+                out.append(f"            {line}")
+            out.append("        },")
+        out.append("    ]")
+        out.append("}")
+        return "\n".join(out) + "\n"
+
+    def gen_case(self, v, s, out):
+        """Writes the value functions of vector v and returns the lines of its CompatCase."""
+        name = v["name"]
+        tree = parse_schema(v["schema"])
+        wst = {"nan": False, "order": [], "dyn_user": False}
+        rst = {"nan": False, "order": [], "dyn_user": False}
+        evolution = "writer_type" in v
+        if evolution:
+            wty, rty = v["writer_type"], v["reader_type"]
+            for t in (wty, rty):
+                if t not in self.types or self.types[t]["kind"] != "struct":
+                    raise GenError(f"writer/reader type {t!r} is not a struct of the file")
+            if v["schema"] != wty:
+                raise GenError(f"schema {v['schema']!r} is not the writer type {wty}")
+            wregs = self.registers(v, "writer_registers", wty)
+            rregs = self.registers(v, "reader_registers", rty)
+            if v.get("expected_error"):
+                if "expected" in v:
+                    raise GenError("an expected_error vector with an expected value")
+                kind = "ExpectedError"
+            else:
+                kind = "PyforyReaderError" if v.get("pyfory_reader_error") else "Evolution"
+        else:
+            for k in ("reader_type", "expected", "expected_error", "writer_registers",
+                      "reader_registers", "pyfory_reader_error"):
+                if k in v:
+                    raise GenError(f"'{k}' without 'writer_type'")
+            wty = rty = self.rust_type(tree, False)
+            wregs = rregs = []
+            kind = "Plain"
+
+        value_fn = f"value_{s}"
+        out.append(f"/// `{v['name']}`: the writer's value ({v['schema']})")
+        out.append(f"pub fn {value_fn}() -> {wty} {{")
+        out.append(f"    {self.root_value(tree, v['value'], wst)}")
+        out.append("}")
+        out.append("")
+        expected_fn = None
+        if kind in ("Evolution", "PyforyReaderError"):
+            expected_fn = f"expected_{s}"
+            out.append(f"/// `{v['name']}`: what the reader ({rty}) gets")
+            out.append(f"pub fn {expected_fn}() -> {rty} {{")
+            out.append(f"    {self.root_value(rty, v['expected'], rst)}")
+            out.append("}")
+            out.append("")
+
+        nan = wst["nan"] or rst["nan"]
+        bitwise = "true" if nan else "false"
+        m = CHECK_MOD
+        if kind == "Plain":
+            check = "check_bitwise" if nan else "check"
+            check_line = (
+                f"check: |writer, _reader, bytes, writer_same| {m}::{check}::<{wty}>"
+                f"(writer, bytes, writer_same, {value_fn}()),"
+            )
+        elif kind == "ExpectedError":
+            check_line = (
+                f"check: |writer, reader, bytes, writer_same| {m}::check_expected_error::<{wty}, "
+                f"{rty}>(writer, reader, bytes, writer_same, {value_fn}(), {bitwise}),"
+            )
+        else:
+            check_line = (
+                f"check: |writer, reader, bytes, writer_same| {m}::check_evolution::<{wty}, {rty}>"
+                f"(writer, reader, bytes, writer_same, {value_fn}(), {expected_fn}(), {bitwise}),"
+            )
+        order = ", ".join(rust_str(p) for p in wst["order"])
+        dyn_user = wst["dyn_user"] or rst["dyn_user"]
+        return [
+            f"name: {rust_str(name)},",
+            f"kind: CompatKind::{kind},",
+            f"writer_type: {rust_str(wty)},",
+            f"reader_type: {rust_str(rty)},",
+            f"writer_fury: {self.fury_expr(wregs)},",
+            f"reader_fury: {self.fury_expr(rregs)},",
+            check_line,
+            f"decode: |reader, bytes| {m}::decode::<{rty}>(reader, bytes),",
+            f"encode: |writer| {m}::encode::<{wty}>(writer, &{value_fn}()),",
+            f"order_differs: &[{order}],",
+            f"has_nan: {'true' if nan else 'false'},",
+            f"dynamic_user_values: {'true' if dyn_user else 'false'},",
+        ]
+
+
+# (input, output) pairs generated when no --input is given.
+DEFAULT_JOBS = [
+    (DEFAULT_INPUT, DEFAULT_OUTPUT),
+    (HERE / "vectors_compat" / "compat.json", HERE / "tests" / "generated" / "compat_mirror.rs"),
+]
+
+
+def generator_for(doc):
+    """The generator for a vector file: by its group (and settings)."""
+    if doc.get("group") == "compat":
+        return CompatGen(doc)
+    return Gen(doc)
+
+
+def run_job(inp, outp, check):
+    """Generates outp from inp (or, with check, compares); returns False when stale."""
+    doc = json.loads(inp.read_text(encoding="utf-8"))
+    if doc.get("format") != "fury-conformance/1":
+        sys.exit(f"{inp}: unknown format {doc.get('format')!r}")
+    try:
+        source = inp.resolve().relative_to(HERE.parent).as_posix()
+    except ValueError:
+        source = inp.name
+    try:
+        text = generator_for(doc).generate(source)
+    except GenError as e:
+        sys.exit(f"gen_rust_mirrors: {inp.name}: {e}")
+    if check:
+        current = outp.read_text(encoding="utf-8") if outp.exists() else None
+        if current != text:
+            print(f"{outp} is stale: run python3 conformance/gen_rust_mirrors.py",
+                  file=sys.stderr)
+            return False
+        print(f"{outp} is up to date")
+        return True
+    outp.parent.mkdir(parents=True, exist_ok=True)
+    outp.write_text(text, encoding="utf-8")
+    print(f"wrote {outp} ({len(doc['types'])} types, {len(doc['vectors'])} vectors)")
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--input", type=Path, default=DEFAULT_INPUT)
-    ap.add_argument("--output", type=Path, default=DEFAULT_OUTPUT)
-    ap.add_argument("--check", action="store_true", help="exit 1 if the output file is stale")
+    ap.add_argument("--input", type=Path,
+                    help="one vector file (default: structs.json and compat.json)")
+    ap.add_argument("--output", type=Path, help="its output (with --input)")
+    ap.add_argument("--check", action="store_true", help="exit 1 if an output file is stale")
     args = ap.parse_args()
-    doc = json.loads(args.input.read_text(encoding="utf-8"))
-    if doc.get("format") != "fury-conformance/1":
-        sys.exit(f"{args.input}: unknown format {doc.get('format')!r}")
-    try:
-        source = args.input.resolve().relative_to(HERE.parent).as_posix()
-    except ValueError:
-        source = args.input.name
-    try:
-        text = Gen(doc).generate(source)
-    except GenError as e:
-        sys.exit(f"gen_rust_mirrors: {e}")
-    if args.check:
-        current = args.output.read_text(encoding="utf-8") if args.output.exists() else None
-        if current != text:
-            print(f"{args.output} is stale: run python3 conformance/gen_rust_mirrors.py",
-                  file=sys.stderr)
-            sys.exit(1)
-        print(f"{args.output} is up to date")
-        return
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(f"wrote {args.output} ({len(doc['types'])} types, {len(doc['vectors'])} vectors)")
+    if args.input is None:
+        if args.output is not None:
+            ap.error("--output needs --input")
+        jobs = DEFAULT_JOBS
+    else:
+        if args.output is None:
+            defaults = {i.resolve(): o for i, o in DEFAULT_JOBS}
+            if args.input.resolve() not in defaults:
+                ap.error("--input other than the default files needs --output")
+            jobs = [(args.input, defaults[args.input.resolve()])]
+        else:
+            jobs = [(args.input, args.output)]
+    ok = True
+    for inp, outp in jobs:
+        ok = run_job(inp, outp, args.check) and ok
+    if not ok:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -167,3 +167,333 @@ fn first_difference(a: &[u8], b: &[u8]) -> usize {
         .position(|(x, y)| x != y)
         .unwrap_or(a.len().min(b.len()))
 }
+
+// ---- compatible mode (`conformance/vectors_compat/`) ----
+//
+// `gen_rust_mirrors.py` writes `tests/generated/compat_mirror.rs` from `compat.json`: a Rust
+// type per definition (the versions of an evolution type are distinct Rust types sharing one
+// registration), the writer's value and the reader's expected value of every vector, and one
+// [`CompatCase`] per vector that builds its own `Fury` instances.
+
+/// Registers one type on a `Fury` (a generated case lists the ones each side needs).
+pub type RegisterFn = fn(&mut Fury) -> Result<(), String>;
+
+/// Registers `T` by the registration its `#[fury(..)]` attribute names.
+pub fn register<T: fury::FuryObject>(fury: &mut Fury) -> Result<(), String> {
+    fury.register::<T>()
+        .map(drop)
+        .map_err(|e| format!("registering {}: {e}", short_type_name::<T>()))
+}
+
+/// What kind of compatible-mode vector a [`CompatCase`] checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompatKind {
+    /// One type, written and read with the same definitions (like the struct vectors).
+    Plain,
+    /// Written as `writer_type`, read as `reader_type`; pyfory's reader confirmed `expected`.
+    Evolution,
+    /// Written as `writer_type`; reading it as `reader_type` must fail.
+    ExpectedError,
+    /// As [`CompatKind::Evolution`], but pyfory's own reader fails on these bytes, so the
+    /// expected value is the vector file's prediction, not confirmed by pyfory.
+    PyforyReaderError,
+}
+
+/// Checks pyfory's bytes with the writer's and the reader's `Fury`; the flag asks for byte
+/// equality of our encoding with pyfory's. Returns our encoding of the writer's value.
+pub type CompatCheckFn = fn(&Fury, &Fury, &[u8], bool) -> Result<Vec<u8>, String>;
+
+/// One compatible-mode vector, bound to its static Rust types by the generated mirror.
+pub struct CompatCase {
+    /// Vector name.
+    pub name: &'static str,
+    /// Plain, evolution, expected error, or unconfirmed by pyfory's reader.
+    pub kind: CompatKind,
+    /// The Rust type the writer's value has (the schema's type for a plain vector).
+    pub writer_type: &'static str,
+    /// The Rust type the reader decodes as (the same for a plain vector).
+    pub reader_type: &'static str,
+    /// A compatible-mode `Fury` with the plain types and the writer's evolution types.
+    pub writer_fury: fn() -> Result<Fury, String>,
+    /// A compatible-mode `Fury` with the plain types and the reader's evolution types.
+    pub reader_fury: fn() -> Result<Fury, String>,
+    /// [`check`] / [`check_bitwise`] (plain), [`check_evolution`] or
+    /// [`check_expected_error`], called as `check(writer, reader, pyfory_bytes, byte_exact)`.
+    pub check: CompatCheckFn,
+    /// Decodes bytes as the reader type with the reader's `Fury`, dropping the value.
+    pub decode: fn(&Fury, &[u8]) -> Result<(), String>,
+    /// Encodes the writer's value with the writer's `Fury` (for the live check by pyfory).
+    pub encode: fn(&Fury) -> Result<Vec<u8>, String>,
+    /// Paths of sets and maps in the writer's value that pyfory wrote in another order than
+    /// the sorted order of the `BTreeSet`/`BTreeMap` that mirrors them (see [`Case`]).
+    pub order_differs: &'static [&'static str],
+    /// A value holds a float NaN, so values are compared by their `Debug` text.
+    pub has_nan: bool,
+    /// A value holds a struct or enum in an `any` position, mirrored as `Value::Struct` /
+    /// `Value::Enum` (what fury decodes there).
+    pub dynamic_user_values: bool,
+}
+
+/// A type's TypeDef: pyfory's bytes and ours.
+pub struct TypeDefCase {
+    /// The type's name in the vector file (and in the mirror).
+    pub type_name: &'static str,
+    /// pyfory's TypeDef bytes, header included, in lowercase hex.
+    pub typedef_hex: &'static str,
+    /// Our TypeDef bytes for the type, from a `Fury` that registers it.
+    pub local: fn() -> Result<Vec<u8>, String>,
+}
+
+/// The TypeDef `fury` writes for `T` in compatible mode (with its `compress_int` setting).
+pub fn local_typedef<T: 'static>(fury: &Fury) -> Result<Vec<u8>, String> {
+    let registry = fury.registry();
+    let entry = registry
+        .get::<T>()
+        .ok_or_else(|| format!("{} is not registered", short_type_name::<T>()))?;
+    entry
+        .local_typedef(registry, fury.config().compress_int())
+        .map(|td| td.bytes.clone())
+        .map_err(|e| format!("building the TypeDef of {}: {e}", short_type_name::<T>()))
+}
+
+/// Checks an evolution vector: data written as `W`, read as `R`.
+///
+/// * reader: pyfory's bytes decode with `reader` as `R` to `expected`, and that decoded value
+///   encodes to the same bytes as `expected` (float bits, sign of zero);
+/// * writer: pyfory's bytes decode with `writer` as `W` to `value` (likewise re-encoded);
+///   `value` encodes with `writer` to exactly pyfory's bytes when `writer_same`, and otherwise
+///   to bytes that `writer` decodes back to `value` and `reader` decodes to `expected`.
+///
+/// `bitwise` compares values by their `Debug` text (for NaNs). Returns our encoding of
+/// `value`; the error lists every step that failed, each line starting `reader:` or `writer:`.
+pub fn check_evolution<W, R>(
+    writer: &Fury,
+    reader: &Fury,
+    pyfory_bytes: &[u8],
+    writer_same: bool,
+    value: W,
+    expected: R,
+    bitwise: bool,
+) -> Result<Vec<u8>, String>
+where
+    W: Serialize + Deserialize + PartialEq + Debug,
+    R: Serialize + Deserialize + PartialEq + Debug,
+{
+    let mut problems = Vec::new();
+    check_read(
+        reader,
+        "reader",
+        pyfory_bytes,
+        "pyfory's bytes",
+        &expected,
+        bitwise,
+        &mut problems,
+    );
+    let ours = check_write(
+        writer,
+        pyfory_bytes,
+        writer_same,
+        &value,
+        bitwise,
+        &mut problems,
+    );
+    if let Some(ours) = &ours {
+        if ours.as_slice() != pyfory_bytes {
+            check_read(
+                reader,
+                "reader",
+                ours,
+                "our bytes",
+                &expected,
+                bitwise,
+                &mut problems,
+            );
+        }
+    }
+    finish(problems, ours)
+}
+
+/// Checks an `expected_error` vector: reading pyfory's bytes (and ours) with `reader` as `R`
+/// must return an error, without panicking. The writer's side is checked as in
+/// [`check_evolution`]. Returns our encoding of `value`.
+pub fn check_expected_error<W, R>(
+    writer: &Fury,
+    reader: &Fury,
+    pyfory_bytes: &[u8],
+    writer_same: bool,
+    value: W,
+    bitwise: bool,
+) -> Result<Vec<u8>, String>
+where
+    W: Serialize + Deserialize + PartialEq + Debug,
+    R: Deserialize + Debug,
+{
+    let mut problems = Vec::new();
+    expect_read_error::<R>(reader, pyfory_bytes, "pyfory's bytes", &mut problems);
+    let ours = check_write(
+        writer,
+        pyfory_bytes,
+        writer_same,
+        &value,
+        bitwise,
+        &mut problems,
+    );
+    if let Some(ours) = &ours {
+        if ours.as_slice() != pyfory_bytes {
+            expect_read_error::<R>(reader, ours, "our bytes", &mut problems);
+        }
+    }
+    finish(problems, ours)
+}
+
+fn finish(problems: Vec<String>, ours: Option<Vec<u8>>) -> Result<Vec<u8>, String> {
+    match (problems.is_empty(), ours) {
+        (true, Some(ours)) => Ok(ours),
+        _ => Err(problems.join("\n")),
+    }
+}
+
+fn values_eq<T: PartialEq + Debug>(a: &T, b: &T, bitwise: bool) -> bool {
+    if bitwise {
+        format!("{a:?}") == format!("{b:?}")
+    } else {
+        a == b
+    }
+}
+
+/// Runs `f`, turning a panic into `Err(message)`.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).map_err(|p| {
+        p.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "non-string panic".to_string())
+    })
+}
+
+/// `std::any::type_name` without the module paths (`Vec<EvoPersonV1>`).
+fn short_type_name<T>() -> String {
+    let full = std::any::type_name::<T>();
+    let mut out = String::with_capacity(full.len());
+    let mut word = String::new();
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            word.push(c);
+        } else {
+            out.push_str(word.rsplit("::").next().unwrap_or(""));
+            word.clear();
+            out.push(c);
+        }
+    }
+    out.push_str(word.rsplit("::").next().unwrap_or(""));
+    out
+}
+
+/// Decodes `bytes` with `fury` as `T` and compares with `expected` (and the bytes both
+/// encode to); pushes a `side: ...` line per problem.
+fn check_read<T>(
+    fury: &Fury,
+    side: &str,
+    bytes: &[u8],
+    what: &str,
+    expected: &T,
+    bitwise: bool,
+    problems: &mut Vec<String>,
+) where
+    T: Serialize + Deserialize + PartialEq + Debug,
+{
+    let ty = short_type_name::<T>();
+    match guarded(|| fury.deserialize::<T>(bytes)) {
+        Err(p) => problems.push(format!("{side}: decoding {what} as {ty} panics: {p}")),
+        Ok(Err(e)) => problems.push(format!("{side}: decoding {what} as {ty}: {e}")),
+        Ok(Ok(d)) => {
+            if !values_eq(&d, expected, bitwise) {
+                problems.push(format!(
+                    "{side}: {what} decode as {ty} to another value:\n  decoded  {d:?}\n  expected {expected:?}"
+                ));
+            } else if let (Ok(a), Ok(b)) = (fury.serialize(&d), fury.serialize(expected)) {
+                if a != b {
+                    problems.push(format!(
+                        "{side}: the value decoded from {what} encodes to other bytes than the \
+                         expected value (float bits or sign of zero?):\n  decoded  {}\n  expected {}",
+                        crate::hex_encode(&a),
+                        crate::hex_encode(&b)
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// The writer's side: pyfory's bytes decode to `value`; `value` encodes to pyfory's bytes
+/// (`writer_same`) or to bytes that decode back to it. Returns our bytes.
+fn check_write<W>(
+    writer: &Fury,
+    pyfory_bytes: &[u8],
+    writer_same: bool,
+    value: &W,
+    bitwise: bool,
+    problems: &mut Vec<String>,
+) -> Option<Vec<u8>>
+where
+    W: Serialize + Deserialize + PartialEq + Debug,
+{
+    check_read(
+        writer,
+        "writer",
+        pyfory_bytes,
+        "pyfory's bytes",
+        value,
+        bitwise,
+        problems,
+    );
+    let ours = match guarded(|| writer.serialize(value)) {
+        Err(p) => {
+            problems.push(format!("writer: serializing the value panics: {p}"));
+            return None;
+        }
+        Ok(Err(e)) => {
+            problems.push(format!("writer: serializing the value: {e}"));
+            return None;
+        }
+        Ok(Ok(b)) => b,
+    };
+    if writer_same {
+        if ours.as_slice() != pyfory_bytes {
+            problems.push(format!(
+                "writer: our bytes differ from pyfory's (first difference at byte {}):\n  ours   {}\n  pyfory {}",
+                first_difference(&ours, pyfory_bytes),
+                crate::hex_encode(&ours),
+                crate::hex_encode(pyfory_bytes)
+            ));
+        }
+    } else {
+        check_read(
+            writer,
+            "writer",
+            &ours,
+            "our bytes",
+            value,
+            bitwise,
+            problems,
+        );
+    }
+    Some(ours)
+}
+
+/// Decoding `bytes` with `fury` as `T` must return an error (not a value, not a panic).
+fn expect_read_error<T: Deserialize + Debug>(
+    fury: &Fury,
+    bytes: &[u8],
+    what: &str,
+    problems: &mut Vec<String>,
+) {
+    let ty = short_type_name::<T>();
+    match guarded(|| fury.deserialize::<T>(bytes)) {
+        Ok(Err(_)) => {}
+        Ok(Ok(d)) => problems.push(format!(
+            "reader: decoding {what} as {ty} succeeds, but pyfory's reader fails:\n  decoded {d:?}"
+        )),
+        Err(p) => problems.push(format!("reader: decoding {what} as {ty} panics: {p}")),
+    }
+}

@@ -179,7 +179,7 @@ primitive!(
     4,
     |w, v| w.f32(v),
     |r| r.f32(),
-    |c, i| { read_any_float(c, i).and_then(|(v, at)| narrow_f32(v, at)) }
+    |c, i| read_any_float(c, i).and_then(|(v, at)| narrow_f32(v, at))
 );
 primitive!(
     f64,
@@ -188,7 +188,7 @@ primitive!(
     8,
     |w, v| w.f64(v),
     |r| r.f64(),
-    |c, i| { read_any_float(c, i).map(|(v, _)| v) }
+    |c, i| read_any_float(c, i).map(|(v, _)| v)
 );
 plain!(F16, Float16, Float16Array, 2, |w, v| w.u16(v.0), |r| r
     .u16()

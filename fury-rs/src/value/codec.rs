@@ -165,6 +165,12 @@ impl Deserialize for Value {
     fn null() -> Option<Self> {
         Some(Value::Null)
     }
+
+    /// A missing `Any` field reads as null.
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Value::Null)
+    }
 }
 
 #[inline(never)]
