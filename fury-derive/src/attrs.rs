@@ -25,6 +25,7 @@ pub struct FieldAttrs {
     pub rename: Option<String>,
     pub skip: bool,
     pub nullable: bool,
+    pub track_ref: bool,
     pub encoding: Option<(Encoding, proc_macro2::Span)>,
 }
 
@@ -111,6 +112,15 @@ pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             ("rename", Meta::NameValue(nv)) => out.rename = Some(lit_str(&nv.value)?),
             ("skip", Meta::Path(_)) => out.skip = true,
             ("nullable", Meta::Path(_)) => out.nullable = true,
+            ("ref", Meta::Path(_)) => out.track_ref = true,
+            ("ref", Meta::NameValue(nv)) => {
+                out.track_ref = match &nv.value {
+                    Expr::Lit(ExprLit {
+                        lit: Lit::Bool(b), ..
+                    }) => b.value,
+                    other => return Err(syn::Error::new(other.span(), "expected `ref = true` or `ref = false`")),
+                }
+            }
             ("encoding", Meta::NameValue(nv)) => {
                 let enc = match lit_str(&nv.value)?.as_str() {
                     "varint" => Encoding::Varint,
@@ -128,7 +138,7 @@ pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             _ => {
                 return Err(syn::Error::new(
                     meta.span(),
-                    "unknown fury attribute on a field: expected `id = N`, `rename = \"..\"`, `skip`, `nullable` or `encoding = \"..\"`",
+                    "unknown fury attribute on a field: expected `id = N`, `rename = \"..\"`, `skip`, `nullable`, `ref` or `encoding = \"..\"`",
                 ))
             }
         }

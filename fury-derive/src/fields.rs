@@ -35,6 +35,8 @@ pub struct Field {
     pub is_option: bool,
     /// `#[fury(nullable)]` on a non-`Option` field.
     pub flagged: bool,
+    /// `#[fury(ref)]`: the field tracks references (with tracking on).
+    pub track_ref: bool,
     /// The base scalar type's name when it is one of the integer types an encoding applies to.
     pub int_base: Option<String>,
     pub encoding: Option<Encoding>,
@@ -162,6 +164,7 @@ impl Field {
             tag: attrs.tag,
             is_option,
             flagged: attrs.nullable && !is_option,
+            track_ref: attrs.track_ref,
             encoding: attrs.encoding.map(|(e, _)| e),
             int_base: if scalar.as_deref() == int_base.as_deref() {
                 int_base

@@ -117,6 +117,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
             impl ::fury::Serialize for #name {
                 const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Struct;
                 const POLYMORPHIC: bool = true;
+                const REF_TYPE: bool = true;
 
                 #[inline]
                 fn write_static_type_info(ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
@@ -310,7 +311,9 @@ fn write_field(f: &Field, compress_int: bool) -> TokenStream {
         (Codec::Fixed, true) => quote! { &self.#ident.map(::fury::Fixed) },
         (Codec::Tagged, true) => quote! { &self.#ident.map(::fury::Tagged) },
     };
-    if f.flagged {
+    if f.track_ref {
+        quote! { ::fury::serializer::object::write_ref_field(#value, ctx)?; }
+    } else if f.flagged {
         quote! { ::fury::serializer::object::write_flagged_field(#value, ctx)?; }
     } else {
         quote! { ::fury::serializer::object::write_field(#value, ctx)?; }
@@ -330,6 +333,7 @@ fn unwrap_codec(f: &Field, compress_int: bool) -> TokenStream {
 fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
     let ty = codec_type(f, compress_int);
     let nullable = f.nullable();
+    let track_ref = f.track_ref;
     let id = match f.tag {
         Some(t) => quote! { ::fury::meta::typedef::FieldId::Tag(#t) },
         None => {
@@ -341,7 +345,7 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
         {
             let mut t = <#ty as ::fury::Serialize>::field_type(registry, true);
             t.nullable = #nullable;
-            t.track_ref = false;
+            t.track_ref = #track_ref && registry.ref_tracking();
             ::fury::meta::typedef::FieldInfo { id: #id, field_type: t }
         }
     }
@@ -351,7 +355,9 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     let local = local(&f.ident);
     let ty = codec_type(f, compress_int);
     let wire_name = &f.wire_name;
-    let read = if f.flagged {
+    let read = if f.track_ref {
+        quote! { ::fury::serializer::object::read_ref_field::<#ty>(ctx)? }
+    } else if f.flagged {
         quote! { ::fury::serializer::object::read_flagged_field::<#ty>(ctx, #wire_name)? }
     } else {
         quote! { ::fury::serializer::object::read_field::<#ty>(ctx)? }
@@ -376,8 +382,9 @@ fn fingerprint(fields: &[Field], compress_int: bool) -> TokenStream {
         let ty = codec_type(f, compress_int);
         let name = f.fingerprint_name();
         let nullable = f.nullable();
+        let track_ref = f.track_ref;
         quote! {
-            ::fury::serializer::object::fingerprint_field::<#ty>(&mut out, #name, false, #nullable);
+            ::fury::serializer::object::fingerprint_field::<#ty>(&mut out, #name, #track_ref, #nullable);
         }
     });
     quote! { #(#parts)* }

@@ -42,6 +42,20 @@ pub struct Options {
     pub compatible: bool,
     /// Limits on TypeDefs read from input.
     pub typedef_limits: TypeDefLimits,
+    /// Reference tracking (shared and circular values).
+    pub ref_tracking: bool,
+}
+
+/// What a reference id stands for while reading.
+pub enum RefSlot {
+    /// Reserved; the value is still being read.
+    Pending,
+    /// A value that cannot be shared in Rust (a back reference to it is an error).
+    Plain,
+    /// An `Rc` (type-erased).
+    Rc(std::rc::Rc<dyn std::any::Any>),
+    /// An `Arc` (type-erased).
+    Arc(Arc<dyn std::any::Any + Send + Sync>),
 }
 
 /// State of one serialize call: the output, the registry and the nesting depth.
@@ -53,6 +67,8 @@ pub struct WriteContext<'a> {
     depth: Depth,
     meta_strings: MetaStringWriteState,
     shared_types: Vec<std::any::TypeId>,
+    next_ref: u32,
+    seen: Option<std::collections::HashMap<usize, u32>>,
 }
 
 impl<'a> WriteContext<'a> {
@@ -68,6 +84,8 @@ impl<'a> WriteContext<'a> {
             },
             meta_strings: MetaStringWriteState::new(),
             shared_types: Vec::new(),
+            next_ref: 0,
+            seen: None,
         }
     }
 
@@ -99,6 +117,35 @@ impl<'a> WriteContext<'a> {
     #[inline]
     pub fn leave(&mut self) {
         self.depth.leave();
+    }
+
+    /// Whether reference tracking is on.
+    #[inline]
+    pub fn ref_tracking(&self) -> bool {
+        self.options.ref_tracking
+    }
+
+    /// Takes the next reference id (a value written with the REF_VALUE flag).
+    #[inline]
+    pub fn next_ref_id(&mut self) -> u32 {
+        let id = self.next_ref;
+        self.next_ref += 1;
+        id
+    }
+
+    /// For a shared pointer at `addr`: `Ok(id)` if it was written before in this stream,
+    /// otherwise `Err(id)` with the id it now takes.
+    pub fn shared_ref(&mut self, addr: usize) -> std::result::Result<u32, u32> {
+        let next = self.next_ref;
+        let seen = self.seen.get_or_insert_with(Default::default);
+        match seen.get(&addr) {
+            Some(&id) => Ok(id),
+            None => {
+                seen.insert(addr, next);
+                self.next_ref += 1;
+                Err(next)
+            }
+        }
     }
 
     /// Writes the meta-share marker of type `key`: `index << 1` the first time (the caller
@@ -154,6 +201,7 @@ pub struct ReadContext<'a> {
     typedef_cache: &'a TypeDefCache,
     typedefs: Vec<Arc<RemoteTypeDef>>,
     current: Vec<(std::any::TypeId, Arc<RemoteTypeDef>)>,
+    refs: Vec<RefSlot>,
 }
 
 impl<'a> ReadContext<'a> {
@@ -176,6 +224,54 @@ impl<'a> ReadContext<'a> {
             typedef_cache,
             typedefs: Vec::new(),
             current: Vec::new(),
+            refs: Vec::new(),
+        }
+    }
+
+    /// Whether reference tracking is on.
+    #[inline]
+    pub fn ref_tracking(&self) -> bool {
+        self.options.ref_tracking
+    }
+
+    /// Reserves the next reference id (a REF_VALUE flag was read). Every slot was paid for
+    /// by one input byte, so the table cannot outgrow the input.
+    #[inline]
+    pub fn reserve_ref(&mut self) -> usize {
+        self.refs.push(RefSlot::Pending);
+        self.refs.len() - 1
+    }
+
+    /// Number of reference ids assigned so far.
+    #[inline]
+    pub fn ref_count(&self) -> usize {
+        self.refs.len()
+    }
+
+    /// Records what reference id `slot` stands for.
+    #[inline]
+    pub fn set_ref(&mut self, slot: usize, value: RefSlot) {
+        if let Some(s) = self.refs.get_mut(slot) {
+            *s = value;
+        }
+    }
+
+    /// What reference id `id` stands for, or the error for a back reference that cannot be
+    /// resolved (unknown id, a value still being read, or one Rust cannot share).
+    pub fn ref_slot(&self, id: u32, at: usize) -> Result<&RefSlot> {
+        let fail = |what: String| Error::at(ErrorKind::Invalid { what }, at);
+        match self.refs.get(id as usize) {
+            None => Err(fail(format!(
+                "reference to id {id}, but only {} ids were assigned",
+                self.refs.len()
+            ))),
+            Some(RefSlot::Pending) => Err(fail(format!(
+                "reference to id {id}, a value still being read (a cycle): not supported for this type"
+            ))),
+            Some(RefSlot::Plain) => Err(fail(format!(
+                "reference to id {id}, a value whose Rust type cannot be shared (use Rc or Arc)"
+            ))),
+            Some(slot) => Ok(slot),
         }
     }
 

@@ -62,6 +62,7 @@ impl Config {
             max_depth: self.max_depth,
             compatible: self.compatible,
             typedef_limits: self.typedef_limits,
+            ref_tracking: self.ref_tracking,
         }
     }
 }
@@ -126,8 +127,8 @@ impl FuryBuilder {
     pub fn build(self) -> Fury {
         Fury {
             typedef_cache: Arc::new(TypeDefCache::new(self.config.typedef_cache_entries)),
+            registry: Registry::new(self.config.ref_tracking),
             config: self.config,
-            registry: Registry::default(),
         }
     }
 }

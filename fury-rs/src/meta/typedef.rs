@@ -479,9 +479,19 @@ fn parse_body(body: &[u8], body_at: usize, limits: &TypeDefLimits) -> Result<Typ
     } else {
         TypeDefRegistration::Id(r.var_u32().map_err(shift)?)
     };
-    let mut fields = Vec::with_capacity(n);
+    let mut fields: Vec<FieldInfo> = Vec::with_capacity(n);
     for _ in 0..n {
-        fields.push(read_field(&mut r).map_err(shift)?);
+        let at = r.position();
+        let f = read_field(&mut r).map_err(shift)?;
+        if fields.iter().any(|g| g.id == f.id) {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!("TypeDef lists field {:?} twice", f.id),
+                },
+                body_at + at,
+            ));
+        }
+        fields.push(f);
     }
     if r.remaining() != 0 {
         return Err(Error::at(

@@ -181,6 +181,7 @@ type ByType = HashMap<std::any::TypeId, TypeEntry, BuildHasherDefault<TypeIdHash
 /// The user types a `Fury` instance knows.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
+    ref_tracking: bool,
     by_type: ByType,
     by_id: HashMap<(UserKind, u32), std::any::TypeId>,
     by_name: HashMap<(String, String), std::any::TypeId>,
@@ -193,6 +194,20 @@ impl std::fmt::Debug for TypeIdHasher {
 }
 
 impl Registry {
+    /// An empty registry for an instance with reference tracking `ref_tracking`.
+    pub fn new(ref_tracking: bool) -> Self {
+        Registry {
+            ref_tracking,
+            ..Default::default()
+        }
+    }
+
+    /// Whether the owning instance tracks references (`#[fury(ref)]` fields are then marked
+    /// in TypeDefs).
+    pub fn ref_tracking(&self) -> bool {
+        self.ref_tracking
+    }
+
     /// Registers `T` (of `kind`) under `registration`. Registering the same type again with
     /// the same identity is allowed; a different identity, or an identity taken by another
     /// type, is an error.

@@ -3,7 +3,7 @@
 use super::{null_of, Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
-use crate::types::{elements, RefFlag, TypeId};
+use crate::types::{elements, TypeId};
 
 /// Writes `len` items as a list/set payload.
 ///
@@ -29,11 +29,16 @@ where
     }
     let mut first: Option<&T> = None;
     let mut has_null = false;
+    let mut has_back_ref = false;
     let mut same = true;
     if T::NULLABLE || !is_static::<T>() {
         for item in items.clone() {
             if T::NULLABLE && item.is_null() {
                 has_null = true;
+                continue;
+            }
+            if item.is_back_ref() {
+                has_back_ref = true;
                 continue;
             }
             match first {
@@ -47,7 +52,14 @@ where
     // pyfory declares the element type of a list in a struct field unless the elements are
     // structs (or dynamic values), which keep one shared type info.
     let decl = declared && is_static::<T>() && !T::POLYMORPHIC;
+    // With tracking on, pyfory tracks the elements when they are of mixed types or of a
+    // tracked kind (lists, maps, structs, shared pointers).
+    let track =
+        ctx.ref_tracking() && (!same || has_back_ref || first.is_some_and(|f| f.is_ref_type()));
     let mut header = 0u8;
+    if track {
+        header |= elements::TRACK_REF;
+    }
     if same {
         header |= elements::SAME_TYPE;
     }
@@ -69,12 +81,10 @@ where
         }
     }
     for item in items {
-        if has_null {
-            if item.is_null() {
-                ctx.ref_flag(RefFlag::Null);
+        if track || has_null {
+            if item.write_ref_flag(ctx, track)? {
                 continue;
             }
-            ctx.ref_flag(RefFlag::NotNull);
         }
         if !same {
             item.write_type_info(ctx)?;
@@ -105,6 +115,10 @@ pub trait ItemReader {
     fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId>;
     /// Reads one payload: after the type info `Some(id)`, or of the declared type (`None`).
     fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Self::Out>;
+    /// The item a back reference to id `id` (read at `at`) stands for.
+    fn from_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Self::Out>;
+    /// Records a freshly read item under reference slot `slot`.
+    fn keep_ref(&self, ctx: &mut ReadContext, v: &Self::Out, slot: usize);
 }
 
 /// Reads items as the static type `T`.
@@ -142,6 +156,16 @@ impl<T: Deserialize> ItemReader for Typed<T> {
             Some(id) => T::read_typed(ctx, id),
             None => T::read_data(ctx),
         }
+    }
+
+    #[inline]
+    fn from_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<T> {
+        T::from_ref(ctx, id, at)
+    }
+
+    #[inline]
+    fn keep_ref(&self, ctx: &mut ReadContext, v: &T, slot: usize) {
+        v.keep_ref(ctx, slot)
     }
 }
 
@@ -188,14 +212,14 @@ pub fn read_elements_with<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Res
     let mut out = Vec::with_capacity(len);
     ctx.enter()?;
     for _ in 0..len {
+        let mut slot = None;
         if flagged {
-            match ctx.ref_flag()? {
-                RefFlag::Null => {
-                    out.push(item.null(ctx)?);
+            match super::refs::read_flag(ctx, item)? {
+                super::refs::Flagged::Done(v) => {
+                    out.push(v);
                     continue;
                 }
-                RefFlag::Ref => return Err(ctx.unsupported_ref()),
-                RefFlag::NotNull | RefFlag::RefValue => {}
+                super::refs::Flagged::Read(s) => slot = s,
             }
         }
         let value = if declared {
@@ -207,7 +231,7 @@ pub fn read_elements_with<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Res
             };
             item.read(ctx, Some(id))?
         };
-        out.push(value);
+        out.push(super::refs::finish(ctx, item, value, slot));
     }
     ctx.leave();
     Ok(out)
@@ -217,6 +241,7 @@ macro_rules! set_impl {
     ($set:ident, $($bound:tt)+) => {
         impl<T: Serialize + $($bound)+> Serialize for std::collections::$set<T> {
             const TYPE_ID: TypeId = TypeId::Set;
+            const REF_TYPE: bool = true;
 
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -303,6 +328,7 @@ impl<T> From<Vec<T>> for List<T> {
 
 impl<T: Serialize> Serialize for List<T> {
     const TYPE_ID: TypeId = TypeId::List;
+    const REF_TYPE: bool = true;
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {

@@ -2,10 +2,10 @@
 //! or snake_case name), reading fields whose declared type changed in compatible ways,
 //! skipping fields the local struct does not have, and defaults for missing ones.
 
-use super::collection::{read_elements_with, ItemReader};
+use super::collection::{read_elements_with, ItemReader, Typed};
 use super::map::read_map_with;
 use super::object::FuryObject;
-use super::{null_of, read_type_info, Deserialize};
+use super::{read_type_info, Deserialize};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
@@ -205,19 +205,28 @@ pub fn plan_for<T: FuryObject>(
 
 /// Reads a field the peer declared as `remote` into local type `F`.
 pub fn read_evolved<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) -> Result<F> {
-    if remote.nullable {
-        match ctx.ref_flag()? {
-            RefFlag::Null => {
-                return F::null().or_else(F::missing).ok_or_else(|| {
-                    ctx.error(ErrorKind::UnexpectedNull {
-                        expected: std::any::type_name::<F>().to_string(),
-                    })
+    let item = Typed::<F>::new();
+    let mut slot = None;
+    if remote.nullable || (remote.track_ref && ctx.ref_tracking()) {
+        if ctx.reader.peek_u8()? == RefFlag::Null.byte() {
+            ctx.reader.u8()?;
+            // A null into a field that cannot hold one takes the field's default.
+            return F::null().or_else(F::missing).ok_or_else(|| {
+                ctx.error(ErrorKind::UnexpectedNull {
+                    expected: std::any::type_name::<F>().to_string(),
                 })
-            }
-            RefFlag::Ref => return Err(ctx.unsupported_ref()),
-            RefFlag::NotNull | RefFlag::RefValue => {}
+            });
+        }
+        match super::refs::read_flag(ctx, &item)? {
+            super::refs::Flagged::Done(v) => return Ok(v),
+            super::refs::Flagged::Read(s) => slot = s,
         }
     }
+    let v = read_evolved_body::<F>(ctx, remote)?;
+    Ok(super::refs::finish(ctx, &item, v, slot))
+}
+
+fn read_evolved_body<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) -> Result<F> {
     let id = remote.type_id;
     if id == TypeId::Unknown as u8 || is_struct_kind(id) {
         let wire = read_type_info::<F>(ctx)?;
@@ -249,13 +258,19 @@ pub fn skip_field(ctx: &mut ReadContext, t: &FieldType) -> Result<()> {
 /// Reads a value declared as `t` (with its null flag if `t` is nullable) as a dynamic
 /// [`Value`]: payload only where the type is declared, type info where the peer writes it.
 pub fn read_declared_value(ctx: &mut ReadContext, t: &FieldType) -> Result<Value> {
-    if t.nullable {
-        match ctx.ref_flag()? {
-            RefFlag::Null => return null_of::<Value>(ctx),
-            RefFlag::Ref => return Err(ctx.unsupported_ref()),
-            RefFlag::NotNull | RefFlag::RefValue => {}
+    let item = DeclaredValue(t);
+    let mut slot = None;
+    if t.nullable || (t.track_ref && ctx.ref_tracking()) {
+        match super::refs::read_flag(ctx, &item)? {
+            super::refs::Flagged::Done(v) => return Ok(v),
+            super::refs::Flagged::Read(s) => slot = s,
         }
     }
+    let v = read_declared_body(ctx, t)?;
+    Ok(super::refs::finish(ctx, &item, v, slot))
+}
+
+fn read_declared_body(ctx: &mut ReadContext, t: &FieldType) -> Result<Value> {
     let id = t.type_id;
     if id == TypeId::Unknown as u8 || is_struct_kind(id) {
         let wire = read_type_info::<Value>(ctx)?;
@@ -276,6 +291,14 @@ impl ItemReader for DeclaredValue<'_> {
 
     fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId> {
         read_type_info::<Value>(ctx)
+    }
+
+    fn from_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Value> {
+        Value::from_ref(ctx, id, at)
+    }
+
+    fn keep_ref(&self, ctx: &mut ReadContext, v: &Value, slot: usize) {
+        v.keep_ref(ctx, slot)
     }
 
     fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Value> {

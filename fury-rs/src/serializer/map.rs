@@ -8,7 +8,7 @@ use super::collection::{ItemReader, Typed};
 use super::{Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
-use crate::types::{kv, RefFlag, TypeId};
+use crate::types::{kv, TypeId};
 
 /// Writes `len` pairs as a map payload, chunking as pyfory does: a new chunk starts when the
 /// key or value type changes, after 255 pairs, and after a null pair. When the map is
@@ -44,6 +44,7 @@ where
     ctx.enter()?;
     // Open chunk: position of its count byte, its pair count, and its first pair.
     let mut open: Option<(usize, u8, &K, &V)> = None;
+    let (mut k_track, mut v_track) = (false, false);
     for (k, v) in pairs {
         let k_null = K::NULLABLE && k.is_null();
         let v_null = V::NULLABLE && v.is_null();
@@ -60,7 +61,18 @@ where
         };
         if !fits {
             close_chunk(&mut open, ctx);
-            ctx.writer.u8(decl_bits); // no nulls, no ref tracking
+            // With tracking on, keys or values of a tracked kind carry reference flags.
+            let tracking = ctx.ref_tracking();
+            k_track = tracking && k.is_ref_type();
+            v_track = tracking && v.is_ref_type();
+            let mut header = decl_bits;
+            if k_track {
+                header |= kv::KEY_TRACK_REF;
+            }
+            if v_track {
+                header |= kv::VALUE_TRACK_REF;
+            }
+            ctx.writer.u8(header); // no nulls
             let count_at = ctx.writer.len();
             ctx.writer.u8(0);
             if !k_decl {
@@ -71,12 +83,11 @@ where
             }
             open = Some((count_at, 0, k, v));
         }
-        if declared {
-            k.write_declared(ctx)?;
-            v.write_declared(ctx)?;
-        } else {
-            k.write_data(ctx)?;
-            v.write_data(ctx)?;
+        if !(k_track && k.write_ref_flag(ctx, true)?) {
+            write_body(k, declared, ctx)?;
+        }
+        if !(v_track && v.write_ref_flag(ctx, true)?) {
+            write_body(v, declared, ctx)?;
         }
         if let Some((_, n, _, _)) = open.as_mut() {
             *n += 1;
@@ -85,6 +96,16 @@ where
     close_chunk(&mut open, ctx);
     ctx.leave();
     Ok(())
+}
+
+/// A key or value payload, declared or not.
+#[inline]
+fn write_body<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Result<()> {
+    if declared {
+        x.write_declared(ctx)
+    } else {
+        x.write_data(ctx)
+    }
 }
 
 #[inline]
@@ -131,13 +152,11 @@ fn write_null_pair<K: Serialize, V: Serialize>(
 
 /// Flag, type info and payload of the present side of a null pair.
 fn write_lone<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Result<()> {
-    ctx.ref_flag(RefFlag::NotNull);
-    x.write_type_info(ctx)?;
-    if declared {
-        x.write_declared(ctx)
-    } else {
-        x.write_data(ctx)
+    if x.write_ref_flag(ctx, x.is_ref_type())? {
+        return Ok(());
     }
+    x.write_type_info(ctx)?;
+    write_body(x, declared, ctx)
 }
 
 /// Reads a map payload, handing every pair to `insert` in wire order.
@@ -247,21 +266,21 @@ fn read_lone<R: ItemReader>(
     declared: bool,
     track: bool,
 ) -> Result<R::Out> {
+    let mut slot = None;
     if !declared || track {
-        match ctx.ref_flag()? {
-            RefFlag::Null => return item.null(ctx),
-            RefFlag::Ref => return Err(ctx.unsupported_ref()),
-            RefFlag::NotNull | RefFlag::RefValue => {}
+        match super::refs::read_flag(ctx, item)? {
+            super::refs::Flagged::Done(v) => return Ok(v),
+            super::refs::Flagged::Read(s) => slot = s,
         }
     }
-    if declared {
-        item.read(ctx, None)
+    let v = if declared {
+        item.read(ctx, None)?
     } else {
         let id = item.type_info(ctx)?;
-        item.read(ctx, Some(id))
-    }
+        item.read(ctx, Some(id))?
+    };
+    Ok(super::refs::finish(ctx, item, v, slot))
 }
-
 /// A key or value in a chunk: `id` is its shared type id, or `None` when declared.
 #[inline]
 fn read_in_chunk<R: ItemReader>(
@@ -270,20 +289,22 @@ fn read_in_chunk<R: ItemReader>(
     id: Option<TypeId>,
     track: bool,
 ) -> Result<R::Out> {
+    let mut slot = None;
     if track {
-        match ctx.ref_flag()? {
-            RefFlag::Null => return item.null(ctx),
-            RefFlag::Ref => return Err(ctx.unsupported_ref()),
-            RefFlag::NotNull | RefFlag::RefValue => {}
+        match super::refs::read_flag(ctx, item)? {
+            super::refs::Flagged::Done(v) => return Ok(v),
+            super::refs::Flagged::Read(s) => slot = s,
         }
     }
-    item.read(ctx, id)
+    let v = item.read(ctx, id)?;
+    Ok(super::refs::finish(ctx, item, v, slot))
 }
 
 macro_rules! map_impl {
     ($map:ident, $($bound:tt)+) => {
         impl<K: Serialize + $($bound)+, V: Serialize> Serialize for std::collections::$map<K, V> {
             const TYPE_ID: TypeId = TypeId::Map;
+            const REF_TYPE: bool = true;
 
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {

@@ -9,6 +9,7 @@ mod collection;
 pub mod compatible;
 mod map;
 pub mod object;
+pub mod refs;
 mod scalar;
 mod string;
 mod temporal;
@@ -24,7 +25,7 @@ use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::meta::typedef::FieldType;
 use crate::resolver::Registry;
-use crate::types::{RefFlag, TypeId};
+use crate::types::TypeId;
 
 /// A type that can be written in the xlang format.
 ///
@@ -44,6 +45,9 @@ pub trait Serialize {
     /// Upper bound of the encoded size for fixed-size values (0 when unbounded), so a struct
     /// can reserve room for its primitive fields at once.
     const MAX_SIZE: usize = 0;
+    /// True for values that reference tracking follows (lists, sets, maps, structs, shared
+    /// pointers): with tracking on, they carry a REF_VALUE flag and take a reference id.
+    const REF_TYPE: bool = false;
     /// True for struct types: a list or set of them carries the element type info even when
     /// its element type is declared (pyfory treats structs as possibly polymorphic there).
     const POLYMORPHIC: bool = false;
@@ -92,6 +96,26 @@ pub trait Serialize {
     #[inline]
     fn is_null(&self) -> bool {
         false
+    }
+
+    /// True for a dynamic back reference ([`crate::Value::Ref`]), written as a flag only.
+    #[inline]
+    fn is_back_ref(&self) -> bool {
+        false
+    }
+
+    /// Like [`Serialize::REF_TYPE`], for this value (dynamic values decide per value).
+    #[inline]
+    fn is_ref_type(&self) -> bool {
+        Self::REF_TYPE
+    }
+
+    /// Writes the reference/null flag of this value in a position that carries one. `track`
+    /// says whether the position tracks references (only effective with tracking on).
+    /// Returns true when nothing follows (a null, or a back reference to a shared value).
+    #[inline]
+    fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+        refs::write_plain_flag(self.is_null(), track, ctx)
     }
 
     /// True when `other` has the same wire type info as `self` (always, for static types),
@@ -212,6 +236,28 @@ pub trait Deserialize: Serialize + Sized {
         None
     }
 
+    /// The value a back reference to id `id` stands for (read at offset `at`). Only shared
+    /// pointers (and dynamic values) can be referenced; other types give an error.
+    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+        ctx.ref_slot(id, at)?;
+        Err(crate::Error::at(
+            ErrorKind::Invalid {
+                what: format!(
+                    "a back reference where a {} was expected (use Rc or Arc for shared values)",
+                    std::any::type_name::<Self>()
+                ),
+            },
+            at,
+        ))
+    }
+
+    /// Records this freshly read value under reference slot `slot` (shared pointers keep a
+    /// handle so later back references share it; other types leave the slot plain).
+    #[inline]
+    fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+        ctx.set_ref(slot, crate::context::RefSlot::Plain);
+    }
+
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.
     #[inline]
     fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
@@ -227,11 +273,10 @@ pub trait Deserialize: Serialize + Sized {
 /// polymorphic element, or the lone side of a map pair whose other side is null.
 #[inline]
 pub fn write_with_flag<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> Result<()> {
-    if v.is_null() {
-        ctx.ref_flag(RefFlag::Null);
+    // With tracking on, pyfory tracks every root value, whatever its type.
+    if v.write_ref_flag(ctx, true)? {
         return Ok(());
     }
-    ctx.ref_flag(RefFlag::NotNull);
     v.write_type_info(ctx)?;
     v.write_data(ctx)
 }
@@ -239,12 +284,13 @@ pub fn write_with_flag<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> 
 /// Reads a value written by [`write_with_flag`].
 #[inline]
 pub fn read_with_flag<T: Deserialize>(ctx: &mut ReadContext) -> Result<T> {
-    match ctx.ref_flag()? {
-        RefFlag::Null => null_of::<T>(ctx),
-        RefFlag::Ref => Err(ctx.unsupported_ref()),
-        RefFlag::NotNull | RefFlag::RefValue => {
+    let item = Typed::<T>::new();
+    match refs::read_flag(ctx, &item)? {
+        refs::Flagged::Done(v) => Ok(v),
+        refs::Flagged::Read(slot) => {
             let id = read_type_info::<T>(ctx)?;
-            T::read_typed(ctx, id)
+            let v = T::read_typed(ctx, id)?;
+            Ok(refs::finish(ctx, &item, v, slot))
         }
     }
 }
@@ -276,6 +322,20 @@ impl<T: Serialize> Serialize for Option<T> {
 
     const MAX_SIZE: usize = T::MAX_SIZE + 1;
     const POLYMORPHIC: bool = T::POLYMORPHIC;
+    const REF_TYPE: bool = T::REF_TYPE;
+
+    #[inline]
+    fn is_ref_type(&self) -> bool {
+        self.as_ref().is_none_or(|v| v.is_ref_type())
+    }
+
+    #[inline]
+    fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+        match self {
+            Some(v) => v.write_ref_flag(ctx, track),
+            None => refs::write_plain_flag(true, track, ctx),
+        }
+    }
 
     #[inline]
     fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
@@ -335,6 +395,17 @@ impl<T: Serialize> Serialize for Option<T> {
 }
 
 impl<T: Deserialize> Deserialize for Option<T> {
+    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+        T::from_ref(ctx, id, at).map(Some)
+    }
+
+    fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+        match self {
+            Some(v) => v.keep_ref(ctx, slot),
+            None => ctx.set_ref(slot, crate::context::RefSlot::Plain),
+        }
+    }
+
     #[inline]
     fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
         T::read_type_info_rest(ctx, id)
@@ -396,6 +467,17 @@ macro_rules! delegate_serialize {
 delegate_serialize!(&T, [+ ?Sized], {});
 delegate_serialize!(Box<T>, [], {
     const POLYMORPHIC: bool = T::POLYMORPHIC;
+    const REF_TYPE: bool = T::REF_TYPE;
+
+    #[inline]
+    fn is_ref_type(&self) -> bool {
+        (**self).is_ref_type()
+    }
+
+    #[inline]
+    fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+        (**self).write_ref_flag(ctx, track)
+    }
 
     #[inline]
     fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
@@ -413,6 +495,14 @@ delegate_serialize!(Box<T>, [], {
 });
 
 impl<T: Deserialize> Deserialize for Box<T> {
+    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+        T::from_ref(ctx, id, at).map(Box::new)
+    }
+
+    fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+        (**self).keep_ref(ctx, slot)
+    }
+
     #[inline]
     fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
         T::read_type_info_rest(ctx, id)
@@ -455,6 +545,7 @@ impl<T: Serialize> Serialize for [T] {
 
 impl<T: Serialize> Serialize for Vec<T> {
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
+    const REF_TYPE: bool = refs::container_is_ref_type(T::VEC_TYPE_ID);
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {

@@ -1,7 +1,7 @@
 //! Support for derived structs and enums: the [`FuryObject`] trait, user type info, struct
 //! fields and the same-schema hash. `#[derive(FuryObject)]` generates calls into this module.
 
-use super::{null_of, Deserialize, Serialize};
+use super::{Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, TypeDefRegistration};
@@ -173,16 +173,56 @@ pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
     v.write_declared(ctx)
 }
 
+/// Writes a `#[fury(ref)]` field: with tracking on, a reference flag (a back reference if
+/// the value is a shared pointer written before), then as [`write_field`].
+#[inline]
+pub fn write_ref_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
+    if !ctx.ref_tracking() {
+        return write_field(v, ctx);
+    }
+    if v.write_ref_flag(ctx, true)? {
+        return Ok(());
+    }
+    if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
+        v.write_type_info(ctx)?;
+    }
+    v.write_declared(ctx)
+}
+
+/// Reads a field written by [`write_ref_field`].
+#[inline]
+pub fn read_ref_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
+    if !ctx.ref_tracking() {
+        return read_field(ctx);
+    }
+    let item = super::Typed::<F>::new();
+    match super::refs::read_flag(ctx, &item)? {
+        super::refs::Flagged::Done(v) => Ok(v),
+        super::refs::Flagged::Read(slot) => {
+            let v = read_field_body::<F>(ctx)?;
+            Ok(super::refs::finish(ctx, &item, v, slot))
+        }
+    }
+}
+
 /// Reads one struct field written by [`write_field`].
 #[inline]
 pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
     if F::FIELD_NULLABLE {
-        match ctx.ref_flag()? {
-            RefFlag::Null => return null_of::<F>(ctx),
-            RefFlag::Ref => return Err(ctx.unsupported_ref()),
-            RefFlag::NotNull | RefFlag::RefValue => {}
-        }
+        let item = super::Typed::<F>::new();
+        return match super::refs::read_flag(ctx, &item)? {
+            super::refs::Flagged::Done(v) => Ok(v),
+            super::refs::Flagged::Read(slot) => {
+                let v = read_field_body::<F>(ctx)?;
+                Ok(super::refs::finish(ctx, &item, v, slot))
+            }
+        };
     }
+    read_field_body(ctx)
+}
+
+#[inline]
+fn read_field_body<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
     if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
         let id = super::read_type_info::<F>(ctx)?;
         F::read_typed(ctx, id)
@@ -226,7 +266,9 @@ pub fn read_flagged_field<F: Deserialize>(ctx: &mut ReadContext, field: &str) ->
                 at,
             )
         }),
-        RefFlag::Ref => Err(ctx.unsupported_ref()),
+        RefFlag::Ref => Err(ctx.error(ErrorKind::Invalid {
+            what: format!("a back reference in field `{field}`, which does not track references"),
+        })),
         RefFlag::NotNull | RefFlag::RefValue => read_field(ctx),
     }
 }

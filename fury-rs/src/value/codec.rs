@@ -51,6 +51,28 @@ impl Serialize for Value {
     fn same_type(&self, other: &Self) -> bool {
         self.type_id() == other.type_id()
     }
+
+    #[inline]
+    fn is_back_ref(&self) -> bool {
+        matches!(self, Value::Ref(_))
+    }
+
+    #[inline]
+    fn is_ref_type(&self) -> bool {
+        matches!(
+            self,
+            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Struct(_)
+        )
+    }
+
+    fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+        if let Value::Ref(id) = self {
+            ctx.ref_flag(crate::types::RefFlag::Ref);
+            ctx.writer.var_u32(*id);
+            return Ok(true);
+        }
+        crate::serializer::refs::write_plain_flag(self.is_null(), track, ctx)
+    }
 }
 
 #[inline(never)]
@@ -83,6 +105,11 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         Value::Timestamp(t) => t.write_data(ctx)?,
         Value::Date(d) => d.write_data(ctx)?,
         Value::List(_) | Value::Set(_) | Value::Map(_) => return value.write_data(ctx),
+        Value::Ref(_) => {
+            return Err(crate::Error::new(ErrorKind::Invalid {
+                what: "a Value::Ref outside a position that carries reference flags".to_string(),
+            }))
+        }
         Value::Enum(_) | Value::Struct(_) => {
             return Err(crate::Error::new(ErrorKind::Unsupported {
                 what: "writing an enum or struct known only as a dynamic Value".to_string(),
@@ -164,6 +191,23 @@ impl Deserialize for Value {
     #[inline]
     fn null() -> Option<Self> {
         Some(Value::Null)
+    }
+
+    /// A back reference stays a reference: [`Value::Ref`].
+    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+        if (id as usize) < ctx.ref_count() {
+            Ok(Value::Ref(id))
+        } else {
+            Err(crate::Error::at(
+                ErrorKind::Invalid {
+                    what: format!(
+                        "reference to id {id}, but only {} ids were assigned",
+                        ctx.ref_count()
+                    ),
+                },
+                at,
+            ))
+        }
     }
 
     /// A missing `Any` field reads as null.

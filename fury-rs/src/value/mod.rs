@@ -110,6 +110,10 @@ pub enum Value {
     Enum(u32),
     /// A struct decoded from its TypeDef (compatible mode) without a local type.
     Struct(StructValue),
+    /// A back reference (reference tracking) to the value that took reference id `.0`:
+    /// ids count the values flagged REF_VALUE, in stream order, from 0. Kept as a reference
+    /// rather than a copy, so shared and cyclic graphs decode in bounded memory.
+    Ref(u32),
 }
 
 /// A struct known only through the peer's TypeDef: its registration and named fields.
@@ -174,6 +178,7 @@ impl Value {
             Value::Float32Array(_) => TypeId::Float32Array,
             Value::Float64Array(_) => TypeId::Float64Array,
             Value::Enum(_) => TypeId::Enum,
+            Value::Ref(_) => TypeId::Unknown,
             Value::Struct(_) => TypeId::NamedCompatibleStruct,
         }
     }

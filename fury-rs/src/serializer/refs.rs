@@ -1,0 +1,198 @@
+//! Reference tracking: the REF_VALUE / REF flags, reference ids, and shared pointers
+//! (`Rc<T>`, `Arc<T>`) whose sharing survives a round trip.
+//!
+//! With tracking on, a value in a tracked position is written with REF_VALUE (`0x00`) and
+//! takes the next reference id (ids count REF_VALUE flags in stream order, from 0); a shared
+//! pointer written again is a REF (`0xfe`) followed by the varuint32 id of its first
+//! occurrence. With tracking off only NULL (`0xfd`) and NOT_NULL (`0xff`) are written, and
+//! nothing is hashed or allocated for references.
+
+use super::collection::ItemReader;
+use super::{Deserialize, Serialize};
+use crate::context::{ReadContext, RefSlot, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::FieldType;
+use crate::resolver::Registry;
+use crate::types::{RefFlag, TypeId};
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Whether a value written with type id `id` is tracked, as pyfory tracks it: lists, sets,
+/// maps and binary are; strings, numbers and dense arrays are not.
+pub const fn container_is_ref_type(id: TypeId) -> bool {
+    matches!(
+        id,
+        TypeId::List | TypeId::Set | TypeId::Map | TypeId::Binary
+    )
+}
+
+/// The flag of a value without identity: NULL, REF_VALUE (a new id) in a tracked position
+/// when tracking is on, NOT_NULL otherwise. Returns true for a null.
+#[inline]
+pub fn write_plain_flag(is_null: bool, track: bool, ctx: &mut WriteContext) -> Result<bool> {
+    if is_null {
+        ctx.ref_flag(RefFlag::Null);
+        return Ok(true);
+    }
+    if track && ctx.ref_tracking() {
+        ctx.ref_flag(RefFlag::RefValue);
+        ctx.next_ref_id();
+    } else {
+        ctx.ref_flag(RefFlag::NotNull);
+    }
+    Ok(false)
+}
+
+/// What a flag read before a value means.
+pub enum Flagged<T> {
+    /// A null or a back reference: the value is complete.
+    Done(T),
+    /// A value follows; it takes reference slot `Some(slot)` if flagged REF_VALUE.
+    Read(Option<usize>),
+}
+
+/// Reads a reference/null flag for an item read by `item`.
+#[inline]
+pub fn read_flag<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Flagged<R::Out>> {
+    match ctx.ref_flag()? {
+        RefFlag::Null => Ok(Flagged::Done(item.null(ctx)?)),
+        RefFlag::NotNull => Ok(Flagged::Read(None)),
+        RefFlag::RefValue => Ok(Flagged::Read(Some(ctx.reserve_ref()))),
+        RefFlag::Ref => {
+            let at = ctx.reader.position();
+            let id = ctx.reader.var_u32()?;
+            Ok(Flagged::Done(item.from_ref(ctx, id, at)?))
+        }
+    }
+}
+
+/// Completes a value read after [`read_flag`]: records it under its reference slot.
+#[inline]
+pub fn finish<R: ItemReader>(
+    ctx: &mut ReadContext,
+    item: &R,
+    v: R::Out,
+    slot: Option<usize>,
+) -> R::Out {
+    if let Some(slot) = slot {
+        item.keep_ref(ctx, &v, slot);
+    }
+    v
+}
+
+macro_rules! shared_pointer {
+    ($ptr:ident, $slot:ident, $($bound:tt)*) => {
+        impl<T: Serialize $($bound)*> Serialize for $ptr<T> {
+            const TYPE_ID: TypeId = T::TYPE_ID;
+            const NULLABLE: bool = T::NULLABLE;
+            const POLYMORPHIC: bool = T::POLYMORPHIC;
+            const REF_TYPE: bool = true;
+
+            #[inline]
+            fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
+                (**self).write_type_info(ctx)
+            }
+
+            #[inline]
+            fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+                T::write_static_type_info(ctx)
+            }
+
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                (**self).write_data(ctx)
+            }
+
+            #[inline]
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                (**self).write_declared(ctx)
+            }
+
+            #[inline]
+            fn needs_type_info(registry: &Registry) -> bool {
+                T::needs_type_info(registry)
+            }
+
+            #[inline]
+            fn is_null(&self) -> bool {
+                (**self).is_null()
+            }
+
+            /// The same allocation written twice is a back reference to its first id.
+            fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+                if !(track && ctx.ref_tracking()) {
+                    return write_plain_flag(self.is_null(), false, ctx);
+                }
+                let addr = $ptr::as_ptr(self) as *const () as usize;
+                match ctx.shared_ref(addr) {
+                    Ok(id) => {
+                        ctx.ref_flag(RefFlag::Ref);
+                        ctx.writer.var_u32(id);
+                        Ok(true)
+                    }
+                    Err(_) => {
+                        ctx.ref_flag(RefFlag::RefValue);
+                        Ok(false)
+                    }
+                }
+            }
+
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+                T::field_type(registry, compatible)
+            }
+        }
+
+        impl<T: Deserialize $($bound)*> Deserialize for $ptr<T> {
+            #[inline]
+            fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+                T::read_type_info_rest(ctx, id)
+            }
+
+            #[inline]
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                T::read_data(ctx).map($ptr::new)
+            }
+
+            #[inline]
+            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+                T::read_typed(ctx, id).map($ptr::new)
+            }
+
+            fn null() -> Option<Self> {
+                T::null().map($ptr::new)
+            }
+
+            fn missing() -> Option<Self> {
+                T::missing().map($ptr::new)
+            }
+
+            fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+                match ctx.ref_slot(id, at)? {
+                    RefSlot::$slot(any) => any.clone().downcast::<T>().map_err(|_| {
+                        Error::at(
+                            ErrorKind::TypeMismatch {
+                                expected: std::any::type_name::<Self>().to_string(),
+                                found: format!("a reference to another type (id {id})"),
+                            },
+                            at,
+                        )
+                    }),
+                    _ => Err(Error::at(
+                        ErrorKind::TypeMismatch {
+                            expected: std::any::type_name::<Self>().to_string(),
+                            found: format!("a reference to a value of another kind (id {id})"),
+                        },
+                        at,
+                    )),
+                }
+            }
+
+            fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+                ctx.set_ref(slot, RefSlot::$slot(self.clone()));
+            }
+        }
+    };
+}
+
+shared_pointer!(Rc, Rc, + 'static);
+shared_pointer!(Arc, Arc, + Send + Sync + 'static);

@@ -1,0 +1,177 @@
+//! Reference tracking against bytes written by pyfory 1.7.7 with `Fory(xlang=True, ref=True)`
+//! (the Python expressions are in the comments).
+
+use fury::{ErrorKind, Fury, FuryObject, List, Value};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+fn unhex(s: &str) -> Vec<u8> {
+    s.split_whitespace()
+        .map(|b| u8::from_str_radix(b, 16).unwrap())
+        .collect()
+}
+
+fn tracking() -> Fury {
+    Fury::builder().ref_tracking(true).compatible(false).build()
+}
+
+#[test]
+fn root_values_take_a_reference_id() {
+    let fury = tracking();
+    // 5 ; "x"
+    assert_eq!(fury.serialize(&5i64).unwrap(), unhex("01 00 07 0a"));
+    assert_eq!(fury.serialize("x").unwrap(), unhex("01 00 15 04 78"));
+    assert_eq!(fury.deserialize::<i64>(&unhex("01 00 07 0a")).unwrap(), 5);
+}
+
+#[test]
+fn a_list_holding_the_same_list_twice() {
+    let fury = tracking();
+    // a = [1, 2]; [a, a]
+    let py = unhex("01 00 16 02 09 16 00 02 08 07 02 04 fe 01");
+    let a = Rc::new(List(vec![1i64, 2]));
+    let v = vec![a.clone(), a];
+    assert_eq!(fury.serialize(&v).unwrap(), py);
+    let back: Vec<Rc<List<i64>>> = fury.deserialize(&py).unwrap();
+    assert_eq!(back.len(), 2);
+    assert!(Rc::ptr_eq(&back[0], &back[1]), "sharing survives");
+    assert_eq!(*back[0], List(vec![1, 2]));
+    // Arc works the same way.
+    let back: Vec<Arc<List<i64>>> = fury.deserialize(&py).unwrap();
+    assert!(Arc::ptr_eq(&back[0], &back[1]));
+    // As a dynamic Value the second element stays a reference (no copy).
+    let v: Value = fury.deserialize(&py).unwrap();
+    let Value::List(items) = &v else {
+        panic!("{v:?}")
+    };
+    assert_eq!(items[1], Value::Ref(1));
+    assert_eq!(
+        fury.serialize(&v).unwrap(),
+        py,
+        "the Value re-encodes byte for byte"
+    );
+}
+
+#[test]
+fn distinct_equal_lists_are_not_merged() {
+    let fury = tracking();
+    // [[1], [2]]
+    let py = unhex("01 00 16 02 09 16 00 01 08 07 02 00 01 08 07 04");
+    let v = vec![List(vec![1i64]), List(vec![2])];
+    assert_eq!(fury.serialize(&v).unwrap(), py);
+    assert_eq!(fury.deserialize::<Vec<List<i64>>>(&py).unwrap(), v);
+}
+
+#[test]
+fn map_values_sharing_one_object() {
+    let fury = tracking();
+    // a = [1, 2]; {"x": a, "y": a}
+    let py = unhex("01 00 18 02 08 02 15 16 04 78 00 02 08 07 02 04 04 79 fe 01");
+    let a = Rc::new(List(vec![1i64, 2]));
+    let m: BTreeMap<String, Rc<List<i64>>> =
+        [("x".to_string(), a.clone()), ("y".to_string(), a)].into();
+    assert_eq!(fury.serialize(&m).unwrap(), py);
+    let back: BTreeMap<String, Rc<List<i64>>> = fury.deserialize(&py).unwrap();
+    assert!(Rc::ptr_eq(&back["x"], &back["y"]));
+}
+
+// @dataclass class P: x: pyfory.Int32   (type_id=100)
+#[derive(FuryObject, Debug, PartialEq)]
+#[fury(id = 100)]
+struct P {
+    x: i32,
+}
+
+#[test]
+fn a_list_of_the_same_struct_twice() {
+    let mut fury = tracking();
+    fury.register::<P>().unwrap();
+    // p = P(1); [p, p]
+    let py = unhex("01 00 16 02 09 1b 64 00 3b b0 02 cb 02 fe 01");
+    let p = Rc::new(P { x: 1 });
+    assert_eq!(fury.serialize(&vec![p.clone(), p]).unwrap(), py);
+    let back: Vec<Rc<P>> = fury.deserialize(&py).unwrap();
+    assert!(Rc::ptr_eq(&back[0], &back[1]));
+}
+
+#[test]
+fn without_tracking_only_null_flags_are_written() {
+    let fury = Fury::builder().compatible(false).build();
+    let a = Rc::new(List(vec![1i64, 2]));
+    let bytes = fury.serialize(&vec![a.clone(), a]).unwrap();
+    // the shared list is written twice, in full
+    assert_eq!(
+        bytes,
+        unhex("01 ff 16 02 08 16 02 08 07 02 04 02 08 07 02 04")
+    );
+    let back: Vec<Rc<List<i64>>> = fury.deserialize(&bytes).unwrap();
+    assert!(!Rc::ptr_eq(&back[0], &back[1]));
+}
+
+#[test]
+fn bad_references_are_errors() {
+    let fury = tracking();
+    // a reference to id 7 that was never assigned
+    let e = fury
+        .deserialize::<Vec<Rc<List<i64>>>>(&unhex("01 00 16 01 09 16 fe 07"))
+        .unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::Invalid { .. }), "{e}");
+    assert!(fury
+        .deserialize::<Value>(&unhex("01 00 16 01 09 16 fe 07"))
+        .is_err());
+    // a reference to a value whose Rust type cannot be shared
+    let e = fury
+        .deserialize::<Vec<List<i64>>>(&unhex("01 00 16 02 09 16 00 02 08 07 02 04 fe 01"))
+        .unwrap_err();
+    assert!(e.to_string().contains("Rc or Arc"), "{e}");
+    // a reference to the list still being read (a cycle) into a type that cannot hold one
+    let e = fury
+        .deserialize::<Vec<Rc<List<i64>>>>(&unhex("01 00 16 01 09 16 fe 00"))
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("cycle") || e.to_string().contains("another"),
+        "{e}"
+    );
+    // ...while a dynamic Value represents it: [self]
+    let v: Value = fury.deserialize(&unhex("01 00 16 01 09 16 fe 00")).unwrap();
+    assert_eq!(v, Value::List(vec![Value::Ref(0)]));
+}
+
+#[test]
+fn reference_bombs_stay_small() {
+    // [a, a, a, ...] with 100 000 references to one 1000-element list: decoded as Values the
+    // references stay references, so memory grows with the input, not with the expansion.
+    let fury = tracking();
+    let mut b = unhex("01 00 16");
+    let n = 100_000u32;
+    let mut w = Vec::new();
+    fury::buffer::Writer::new(&mut w).var_u32(n);
+    b.extend(w);
+    b.extend(unhex("09 16 00"));
+    b.extend(unhex("e8 07 0c")); // 1000 elements, declared
+    b.extend(std::iter::repeat_n(0x02u8, 1000));
+    for _ in 1..n {
+        b.extend(unhex("fe 01"));
+    }
+    // The inner list here has no element type info, which a LIST of Values cannot read:
+    // that is an error, quickly.
+    assert!(fury.deserialize::<Value>(&b).is_err());
+    // With element type info (header 08 + VARINT64) it decodes, with references kept.
+    let mut b2 = unhex("01 00 16");
+    let mut w = Vec::new();
+    fury::buffer::Writer::new(&mut w).var_u32(n);
+    b2.extend(w);
+    b2.extend(unhex("09 16 00 e8 07 08 07"));
+    b2.extend(std::iter::repeat_n(0x02u8, 1000));
+    for _ in 1..n {
+        b2.extend(unhex("fe 01"));
+    }
+    let v: Value = fury.deserialize(&b2).unwrap();
+    let Value::List(items) = v else { panic!() };
+    assert_eq!(items.len(), n as usize);
+    assert!(items[1..].iter().all(|x| *x == Value::Ref(1)));
+    // As Rc<List> the copies are one allocation.
+    let typed: Vec<Rc<List<i64>>> = fury.deserialize(&b2).unwrap();
+    assert!(Rc::ptr_eq(&typed[0], &typed[n as usize - 1]));
+}
