@@ -1,1 +1,19 @@
-//! Benchmarks for fury-rs (see benches/).
+//! Benchmarks for fury-rs against other Rust serializers.
+//!
+//! - [`data`]: the dataset types, defined once (fury-rs, fory, serde derives), [`values`]: the
+//!   values measured, [`pb`]: their protobuf (prost) mirrors;
+//! - [`peers`]: the serializers behind one trait, and the timed cases;
+//! - [`measure`]: the quick interleaved measurement, [`threads`]: 1 vs 2 threads sharing one
+//!   instance, [`interop`]: fury-rs vs fory bytes, [`render`]: markdown and SVG.
+//!
+//! `cargo run --release -p fury-benches --bin report [-- --smoke]` runs it all;
+//! `cargo bench -p fury-benches` runs the criterion benches.
+
+pub mod data;
+pub mod interop;
+pub mod measure;
+pub mod pb;
+pub mod peers;
+pub mod render;
+pub mod threads;
+pub mod values;

@@ -1,1 +1,153 @@
-fn main() {}
+//! `cargo run --release -p fury-benches --bin report [-- --smoke] [--rounds N] [--target-ms M]
+//! [--out DIR]`
+//!
+//! Measures every dataset with every peer (interleaved rounds, medians), prints the markdown
+//! report and writes `benches/REPORT.md` and `benches/report.svg` (smoke mode writes them to
+//! a temporary folder instead, unless `--out` is given).
+//!
+//! `--smoke` runs each loop a few times only and checks that every peer round-trips every
+//! dataset (decode(encode(x)) == x), also from two threads sharing one instance; any failure
+//! exits with status 1.
+
+use fury_benches::interop::interop_rows;
+use fury_benches::measure::{measure, Settings};
+use fury_benches::peers::{all_cases, Engines, Peer};
+use fury_benches::render::{fmt_ratio, Report};
+use fury_benches::threads::thread_rows;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn usage() -> ! {
+    eprintln!("usage: report [--smoke] [--rounds N] [--target-ms M] [--no-threads] [--out DIR]");
+    std::process::exit(2);
+}
+
+fn main() {
+    let mut settings = Settings::full();
+    let mut out: Option<PathBuf> = None;
+    let mut with_threads = true;
+    let mut args = std::env::args().skip(1);
+    let mut rounds = None;
+    let mut target = None;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--smoke" => settings = Settings::smoke(),
+            "--rounds" => rounds = args.next().and_then(|v| v.parse().ok()).or_else(|| usage()),
+            "--target-ms" => target = args.next().and_then(|v| v.parse().ok()).or_else(|| usage()),
+            "--no-threads" => with_threads = false,
+            "--out" => out = Some(args.next().unwrap_or_else(|| usage()).into()),
+            "-h" | "--help" => usage(),
+            _ => usage(),
+        }
+    }
+    if let Some(r) = rounds {
+        settings.rounds = usize::max(r, 1);
+    }
+    if let Some(t) = target {
+        settings.target = Duration::from_millis(u64::max(t, 1));
+    }
+    let out = out.unwrap_or_else(|| {
+        if settings.smoke {
+            std::env::temp_dir().join("fury-benches-smoke")
+        } else {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        }
+    });
+    if cfg!(debug_assertions) && !settings.smoke {
+        eprintln!("warning: a debug build; run with --release for meaningful numbers");
+    }
+
+    let started = Instant::now();
+    let engines = Engines::new();
+    let mut cases = all_cases(&engines, &Peer::ALL);
+    let failures: Vec<_> = cases
+        .iter()
+        .filter_map(|c| {
+            c.roundtrip
+                .as_ref()
+                .err()
+                .map(|e| (c.dataset, c.peer, e.clone()))
+        })
+        .collect();
+    for (d, p, e) in &failures {
+        eprintln!("ROUND TRIP FAILED: {d} / {}: {e}", p.name());
+    }
+    let sizes = cases
+        .iter()
+        .filter(|c| c.roundtrip.is_ok())
+        .map(|c| (c.dataset, c.peer, c.size))
+        .collect();
+    eprintln!(
+        "{} cases ({} peers), {} round-trip failure(s); measuring ({})",
+        cases.len(),
+        Peer::ALL.len(),
+        failures.len(),
+        if settings.smoke { "smoke" } else { "full" }
+    );
+    let measured = measure(&mut cases, &settings, |line| eprintln!("  {line}"));
+    drop(cases);
+    let threads = if with_threads {
+        eprintln!("threads: 1 vs 2 sharing one instance");
+        thread_rows(&engines, &settings)
+    } else {
+        Vec::new()
+    };
+    let thread_failures = threads.iter().filter(|t| t.check.is_err()).count();
+    for t in threads.iter().filter(|t| t.check.is_err()) {
+        eprintln!(
+            "THREAD CHECK FAILED: {} {} {}: {:?}",
+            t.dataset,
+            t.op.name(),
+            t.peer.name(),
+            t.check
+        );
+    }
+    let interop = interop_rows(&engines);
+
+    let report = Report {
+        settings: settings.clone(),
+        measured,
+        sizes,
+        failures,
+        threads,
+        interop,
+        elapsed_secs: started.elapsed().as_secs_f64(),
+    };
+    let md = report.markdown();
+    println!("{md}");
+    if let Err(e) = std::fs::create_dir_all(&out)
+        .and_then(|()| std::fs::write(out.join("REPORT.md"), &md))
+        .and_then(|()| std::fs::write(out.join("report.svg"), report.svg()))
+    {
+        eprintln!("cannot write the report to {}: {e}", out.display());
+        std::process::exit(1);
+    }
+    eprintln!(
+        "wrote {} and {} in {:.1}s",
+        out.join("REPORT.md").display(),
+        out.join("report.svg").display(),
+        started.elapsed().as_secs_f64()
+    );
+    if let Some((d, op, p, r)) = report.worst_ratios(1).first() {
+        eprintln!(
+            "worst fury-rs/peer ratio: {d} {} vs {}: {}",
+            op.name(),
+            p.name(),
+            fmt_ratio(*r)
+        );
+    }
+    if !report.failures.is_empty() || thread_failures > 0 {
+        eprintln!(
+            "FAILED: {} round-trip and {} thread check failure(s)",
+            report.failures.len(),
+            thread_failures
+        );
+        std::process::exit(1);
+    }
+    if settings.smoke {
+        eprintln!(
+            "smoke: {} passed, 0 failed",
+            report.sizes.len() + report.threads.len()
+        );
+    }
+}

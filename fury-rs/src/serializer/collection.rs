@@ -81,10 +81,8 @@ where
         }
     }
     for item in items {
-        if track || has_null {
-            if item.write_ref_flag(ctx, track)? {
-                continue;
-            }
+        if (track || has_null) && item.write_ref_flag(ctx, track)? {
+            continue;
         }
         if !same {
             item.write_type_info(ctx)?;
@@ -116,7 +114,7 @@ pub trait ItemReader {
     /// Reads one payload: after the type info `Some(id)`, or of the declared type (`None`).
     fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Self::Out>;
     /// The item a back reference to id `id` (read at `at`) stands for.
-    fn from_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Self::Out>;
+    fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Self::Out>;
     /// Records a freshly read item under reference slot `slot`.
     fn keep_ref(&self, ctx: &mut ReadContext, v: &Self::Out, slot: usize);
 }
@@ -159,7 +157,7 @@ impl<T: Deserialize> ItemReader for Typed<T> {
     }
 
     #[inline]
-    fn from_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<T> {
+    fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<T> {
         T::from_ref(ctx, id, at)
     }
 

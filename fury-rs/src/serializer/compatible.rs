@@ -293,7 +293,7 @@ impl ItemReader for DeclaredValue<'_> {
         read_type_info::<Value>(ctx)
     }
 
-    fn from_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Value> {
+    fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Value> {
         Value::from_ref(ctx, id, at)
     }
 

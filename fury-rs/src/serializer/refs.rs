@@ -61,7 +61,7 @@ pub fn read_flag<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Flagg
         RefFlag::Ref => {
             let at = ctx.reader.position();
             let id = ctx.reader.var_u32()?;
-            Ok(Flagged::Done(item.from_ref(ctx, id, at)?))
+            Ok(Flagged::Done(item.resolve_ref(ctx, id, at)?))
         }
     }
 }
