@@ -1,0 +1,328 @@
+//! The benchmark datasets, each defined once.
+//!
+//! Every type derives `fury::FuryObject` (fury-rs), `fory::ForyStruct` / `fory::ForyEnum` (the
+//! official `fory` crate) and serde's traits (rmp-serde, bincode, serde_json). Protobuf needs
+//! its own message types; they live in [`crate::pb`] with conversions both ways.
+//!
+//! The shapes follow the classic jvm-serializers / Fory benchmark models.
+
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------------------------------------
+// NumericStruct: 12 i32 fields
+// ---------------------------------------------------------------------------------------------
+
+/// Twelve `i32` fields.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 101)]
+pub struct NumericStruct {
+    pub f1: i32,
+    pub f2: i32,
+    pub f3: i32,
+    pub f4: i32,
+    pub f5: i32,
+    pub f6: i32,
+    pub f7: i32,
+    pub f8: i32,
+    pub f9: i32,
+    pub f10: i32,
+    pub f11: i32,
+    pub f12: i32,
+}
+
+/// Five [`NumericStruct`]s.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 102)]
+pub struct NumericStructList {
+    pub items: Vec<NumericStruct>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sample: primitives, boxed (optional) primitives, 7 primitive arrays, one string
+// ---------------------------------------------------------------------------------------------
+
+/// Java's `Sample` (jvm-serializers): `char` is a `u16` here.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 103)]
+pub struct Sample {
+    pub int_value: i32,
+    pub long_value: i64,
+    pub float_value: f32,
+    pub double_value: f64,
+    pub short_value: i16,
+    pub char_value: u16,
+    pub boolean_value: bool,
+    pub int_value_boxed: Option<i32>,
+    pub long_value_boxed: Option<i64>,
+    pub float_value_boxed: Option<f32>,
+    pub double_value_boxed: Option<f64>,
+    pub short_value_boxed: Option<i16>,
+    pub char_value_boxed: Option<u16>,
+    pub boolean_value_boxed: Option<bool>,
+    pub int_array: Vec<i32>,
+    pub long_array: Vec<i64>,
+    pub float_array: Vec<f32>,
+    pub double_array: Vec<f64>,
+    pub short_array: Vec<i16>,
+    pub char_array: Vec<u16>,
+    pub boolean_array: Vec<bool>,
+    pub string: String,
+}
+
+/// Five [`Sample`]s.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 104)]
+pub struct SampleList {
+    pub items: Vec<Sample>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// MediaContent
+// ---------------------------------------------------------------------------------------------
+
+/// `Media.Player`.
+#[derive(
+    fury::FuryObject,
+    fory::ForyEnum,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+)]
+#[fury(id = 105)]
+pub enum Player {
+    #[default]
+    Java,
+    Flash,
+}
+
+/// `Image.Size`.
+#[derive(
+    fury::FuryObject,
+    fory::ForyEnum,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+)]
+#[fury(id = 106)]
+pub enum Size {
+    #[default]
+    Small,
+    Large,
+}
+
+/// A media item.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 107)]
+pub struct Media {
+    pub uri: String,
+    pub title: Option<String>,
+    pub width: i32,
+    pub height: i32,
+    pub format: String,
+    pub duration: i64,
+    pub size: i64,
+    pub bitrate: i32,
+    pub has_bitrate: bool,
+    pub persons: Vec<String>,
+    pub player: Player,
+    pub copyright: Option<String>,
+}
+
+/// An image of a media item.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 108)]
+pub struct Image {
+    pub uri: String,
+    pub title: Option<String>,
+    pub width: i32,
+    pub height: i32,
+    pub size: Size,
+}
+
+/// A [`Media`] with its [`Image`]s.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 109)]
+pub struct MediaContent {
+    pub media: Media,
+    pub images: Vec<Image>,
+}
+
+/// Five [`MediaContent`]s.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 110)]
+pub struct MediaContentList {
+    pub items: Vec<MediaContent>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// SkillFire: a game server's reply
+// ---------------------------------------------------------------------------------------------
+
+/// The kind of skill that was fired.
+#[derive(
+    fury::FuryObject,
+    fory::ForyEnum,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+)]
+#[fury(id = 111)]
+pub enum SkillCategory {
+    #[default]
+    Melee,
+    Ranged,
+    Spell,
+    Heal,
+}
+
+/// The harm one target took (`type` is `harm_type` in Rust).
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 112)]
+pub struct HarmDto {
+    pub cur_hp: f32,
+    pub dead: bool,
+    pub max_hp: f32,
+    pub real: i32,
+    pub target_id: i32,
+    #[serde(rename = "type")]
+    pub harm_type: i32,
+    pub value: f32,
+}
+
+/// The reply to a fired skill.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 113)]
+pub struct SkillFire {
+    pub attacker_id: i32,
+    pub harms: Vec<HarmDto>,
+    pub index: i32,
+    pub param1: i32,
+    pub param2: i32,
+    pub param3: i32,
+    pub category: SkillCategory,
+}
+
+// ---------------------------------------------------------------------------------------------
+// User with a nested Group: UTF-8 heavy (Chinese text)
+// ---------------------------------------------------------------------------------------------
+
+/// A group of users.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 114)]
+pub struct Group {
+    pub id: i32,
+    pub name: String,
+    pub description: String,
+    pub tags: Vec<String>,
+}
+
+/// A user profile.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 115)]
+pub struct User {
+    pub id: i64,
+    pub name: String,
+    pub nickname: String,
+    pub email: String,
+    pub city: String,
+    pub bio: String,
+    pub age: i32,
+    pub verified: bool,
+    pub group: Group,
+    pub roles: Vec<String>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// CustomerList: Northwind-style customers, 11 string fields each
+// ---------------------------------------------------------------------------------------------
+
+/// A Northwind customer.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 116)]
+pub struct Customer {
+    pub customer_id: String,
+    pub company_name: String,
+    pub contact_name: String,
+    pub contact_title: String,
+    pub address: String,
+    pub city: String,
+    pub region: String,
+    pub postal_code: String,
+    pub country: String,
+    pub phone: String,
+    pub fax: String,
+}
+
+/// Twenty customers.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 117)]
+pub struct CustomerList {
+    pub customers: Vec<Customer>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// UserModelList: 0, 1, 10, 100 small records
+// ---------------------------------------------------------------------------------------------
+
+/// A small user record.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 118)]
+pub struct UserModel {
+    pub user_id: i32,
+    pub name: String,
+    pub age: i32,
+}
+
+/// A list of [`UserModel`]s.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 119)]
+pub struct UserModelList {
+    pub users: Vec<UserModel>,
+}

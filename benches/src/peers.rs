@@ -1,0 +1,583 @@
+//! The serializers measured ("peers"), behind one small trait, and the cases the report and
+//! the criterion benches run: one per dataset and peer, each with a serialize and a
+//! deserialize loop.
+
+use crate::data::*;
+use crate::pb::Mirror;
+use crate::values;
+use std::fmt::Debug;
+use std::hint::black_box;
+use std::sync::Arc;
+
+/// Every serializer in the comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Peer {
+    /// fury-rs, `compatible(false)`: same-schema structs (4-byte schema hash).
+    FuryRs,
+    /// fury-rs, `compatible(true)`: TypeDef metadata (schema evolution).
+    FuryRsCompatible,
+    /// fury-rs, `compatible(false).ref_tracking(true)`.
+    FuryRsRef,
+    /// The official `fory` crate 1.7.7, xlang, `compatible(false)`.
+    Fory,
+    /// The official `fory` crate 1.7.7, xlang, `compatible(true)`.
+    ForyCompatible,
+    /// Protobuf via prost (hand-written messages).
+    Prost,
+    /// MessagePack via rmp-serde, structs as maps (`to_vec_named`).
+    MessagePack,
+    /// bincode 1.3 with its default options.
+    Bincode,
+    /// serde_json.
+    Json,
+}
+
+impl Peer {
+    /// All peers, in table order.
+    pub const ALL: [Peer; 9] = [
+        Peer::FuryRs,
+        Peer::FuryRsCompatible,
+        Peer::FuryRsRef,
+        Peer::Fory,
+        Peer::ForyCompatible,
+        Peer::Prost,
+        Peer::MessagePack,
+        Peer::Bincode,
+        Peer::Json,
+    ];
+
+    /// Short display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Peer::FuryRs => "fury-rs",
+            Peer::FuryRsCompatible => "fury-rs compat",
+            Peer::FuryRsRef => "fury-rs ref",
+            Peer::Fory => "fory 1.7.7",
+            Peer::ForyCompatible => "fory 1.7.7 compat",
+            Peer::Prost => "prost",
+            Peer::MessagePack => "rmp-serde",
+            Peer::Bincode => "bincode",
+            Peer::Json => "serde_json",
+        }
+    }
+
+    /// A name usable in criterion ids and file names.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Peer::FuryRs => "fury_rs",
+            Peer::FuryRsCompatible => "fury_rs_compatible",
+            Peer::FuryRsRef => "fury_rs_ref",
+            Peer::Fory => "fory",
+            Peer::ForyCompatible => "fory_compatible",
+            Peer::Prost => "prost",
+            Peer::MessagePack => "rmp_serde",
+            Peer::Bincode => "bincode",
+            Peer::Json => "serde_json",
+        }
+    }
+
+    /// The fury-rs mode this peer is compared with in the `fury-rs/peer` column.
+    pub fn fury_counterpart(self) -> Peer {
+        match self {
+            Peer::ForyCompatible | Peer::FuryRsCompatible => Peer::FuryRsCompatible,
+            _ => Peer::FuryRs,
+        }
+    }
+}
+
+/// Serialize or deserialize.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    /// Value to bytes (into a reused, cleared buffer).
+    Serialize,
+    /// Bytes to a new value (dropped inside the loop).
+    Deserialize,
+}
+
+impl Op {
+    /// Both.
+    pub const ALL: [Op; 2] = [Op::Serialize, Op::Deserialize];
+
+    /// Display name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Serialize => "serialize",
+            Op::Deserialize => "deserialize",
+        }
+    }
+}
+
+/// What every dataset type implements: the fury-rs, fory, serde and prost traits.
+pub trait Dataset:
+    fury::FuryObject
+    + fory::Serializer<Target = Self>
+    + serde::Serialize
+    + serde::de::DeserializeOwned
+    + Mirror
+    + Clone
+    + PartialEq
+    + Debug
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<T> Dataset for T where
+    T: fury::FuryObject
+        + fory::Serializer<Target = Self>
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + Mirror
+        + Clone
+        + PartialEq
+        + Debug
+        + Send
+        + Sync
+        + 'static
+{
+}
+
+/// One serializer as the benchmarks see it. `Wire` is the in-memory type that is encoded:
+/// the dataset type itself, or its prost mirror.
+pub trait Codec<T: Dataset>: Send + Sync + 'static {
+    /// The type encoded and decoded.
+    type Wire: Send + Sync + 'static;
+    /// Builds the encoded type from the dataset value (outside the timed loop).
+    fn wire(&self, value: &T) -> Self::Wire;
+    /// Turns a decoded value back into the dataset type (for the round-trip check).
+    fn back(&self, wire: Self::Wire) -> Result<T, String>;
+    /// Appends the encoding of `wire` to `out`.
+    fn encode(&self, wire: &Self::Wire, out: &mut Vec<u8>) -> Result<(), String>;
+    /// Decodes `bytes`, which hold exactly one value.
+    fn decode(&self, bytes: &[u8]) -> Result<Self::Wire, String>;
+}
+
+/// fury-rs.
+pub struct FuryRsCodec(pub Arc<fury::Fury>);
+/// The official `fory` crate.
+pub struct ForyCodec(pub Arc<fory::Fory>);
+/// prost.
+pub struct ProstCodec;
+/// rmp-serde.
+pub struct MsgPackCodec;
+/// bincode 1.3.
+pub struct BincodeCodec;
+/// serde_json.
+pub struct JsonCodec;
+
+impl<T: Dataset> Codec<T> for FuryRsCodec {
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        self.0.serialize_into(wire, out).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
+        self.0.deserialize::<T>(bytes).map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Dataset> Codec<T> for ForyCodec {
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        self.0
+            .serialize_to(out, wire)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
+        self.0.deserialize::<T>(bytes).map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Dataset> Codec<T> for ProstCodec {
+    type Wire = T::Pb;
+    fn wire(&self, value: &T) -> T::Pb {
+        value.to_pb()
+    }
+    fn back(&self, wire: T::Pb) -> Result<T, String> {
+        T::from_pb(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T::Pb, out: &mut Vec<u8>) -> Result<(), String> {
+        prost::Message::encode(wire, out).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T::Pb, String> {
+        <T::Pb as prost::Message>::decode(bytes).map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Dataset> Codec<T> for MsgPackCodec {
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        rmp_serde::encode::write_named(out, wire).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
+        rmp_serde::from_slice(bytes).map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Dataset> Codec<T> for BincodeCodec {
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        bincode::serialize_into(out, wire).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
+        bincode::deserialize(bytes).map_err(|e| e.to_string())
+    }
+}
+
+impl<T: Dataset> Codec<T> for JsonCodec {
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        serde_json::to_writer(out, wire).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
+        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registered instances
+// ---------------------------------------------------------------------------------------------
+
+/// The user type id a dataset type declares with `#[fury(id = ..)]`.
+pub fn type_id_of<T: fury::FuryObject>() -> u32 {
+    match T::registration() {
+        Some(fury::Registration::Id(id)) => id,
+        other => panic!(
+            "{} has no #[fury(id = ..)]: {other:?}",
+            std::any::type_name::<T>()
+        ),
+    }
+}
+
+macro_rules! for_each_type {
+    ($m:ident) => {
+        $m!(
+            NumericStruct,
+            NumericStructList,
+            Sample,
+            SampleList,
+            Player,
+            Size,
+            Media,
+            Image,
+            MediaContent,
+            MediaContentList,
+            SkillCategory,
+            HarmDto,
+            SkillFire,
+            Group,
+            User,
+            Customer,
+            CustomerList,
+            UserModel,
+            UserModelList
+        )
+    };
+}
+
+/// A fury-rs instance with every dataset type registered (by the ids of their attributes).
+pub fn fury_rs(compatible: bool, ref_tracking: bool) -> fury::Fury {
+    let mut fury = fury::Fury::builder()
+        .compatible(compatible)
+        .ref_tracking(ref_tracking)
+        .build();
+    macro_rules! reg {
+        ($($t:ty),*) => { $( fury.register::<$t>().expect(stringify!($t)); )* };
+    }
+    for_each_type!(reg);
+    fury
+}
+
+/// An official `fory` instance (xlang) with every dataset type registered under the same ids
+/// as in fury-rs.
+pub fn fory(compatible: bool) -> fory::Fory {
+    let mut fory = fory::Fory::builder()
+        .xlang(true)
+        .compatible(compatible)
+        .build();
+    macro_rules! reg {
+        ($($t:ty),*) => { $( fory.register::<$t>(type_id_of::<$t>()).expect(stringify!($t)); )* };
+    }
+    for_each_type!(reg);
+    fory
+}
+
+/// The registered instances shared by every case.
+#[derive(Clone)]
+pub struct Engines {
+    /// fury-rs, same-schema.
+    pub fury: Arc<fury::Fury>,
+    /// fury-rs, compatible.
+    pub fury_compatible: Arc<fury::Fury>,
+    /// fury-rs, same-schema with ref tracking.
+    pub fury_ref: Arc<fury::Fury>,
+    /// fory, same-schema.
+    pub fory: Arc<fory::Fory>,
+    /// fory, compatible.
+    pub fory_compatible: Arc<fory::Fory>,
+}
+
+impl Engines {
+    /// Builds and registers every instance.
+    pub fn new() -> Self {
+        Engines {
+            fury: Arc::new(fury_rs(false, false)),
+            fury_compatible: Arc::new(fury_rs(true, false)),
+            fury_ref: Arc::new(fury_rs(false, true)),
+            fory: Arc::new(fory(false)),
+            fory_compatible: Arc::new(fory(true)),
+        }
+    }
+}
+
+impl Default for Engines {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+// ---------------------------------------------------------------------------------------------
+
+/// A loop that runs an operation `n` times.
+pub type Runner = Box<dyn FnMut(u64) + Send>;
+
+/// One dataset with one peer.
+pub struct Case {
+    /// Dataset name.
+    pub dataset: &'static str,
+    /// The serializer.
+    pub peer: Peer,
+    /// Encoded size in bytes (0 when encoding failed).
+    pub size: usize,
+    /// The encoded bytes.
+    pub bytes: Vec<u8>,
+    /// `Ok` when decode(encode(x)) == x.
+    pub roundtrip: Result<(), String>,
+    /// Serializes `n` times into a reused buffer.
+    pub serialize: Runner,
+    /// Deserializes `n` times.
+    pub deserialize: Runner,
+}
+
+impl Case {
+    /// The loop for `op`.
+    pub fn runner(&mut self, op: Op) -> &mut Runner {
+        match op {
+            Op::Serialize => &mut self.serialize,
+            Op::Deserialize => &mut self.deserialize,
+        }
+    }
+}
+
+fn clip(s: String) -> String {
+    if s.len() <= 400 {
+        return s;
+    }
+    let mut end = 400;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &s[..end])
+}
+
+/// Encodes `value` once with `codec`, checks the round trip, and builds the timed loops.
+pub fn case<T: Dataset, C: Codec<T>>(
+    dataset: &'static str,
+    peer: Peer,
+    codec: C,
+    value: &T,
+) -> Case {
+    let codec = Arc::new(codec);
+    let wire = Arc::new(codec.wire(value));
+    let mut bytes = Vec::new();
+    let roundtrip = codec
+        .encode(&wire, &mut bytes)
+        .map_err(|e| format!("encode: {e}"))
+        .and_then(|()| codec.decode(&bytes).map_err(|e| format!("decode: {e}")))
+        .and_then(|w| codec.back(w))
+        .and_then(|back| {
+            if back == *value {
+                Ok(())
+            } else {
+                Err(clip(format!("decoded {back:?}, expected {value:?}")))
+            }
+        });
+    if roundtrip.is_err() && bytes.is_empty() {
+        // Nothing to decode: the deserialize loop measures a failing call, never reported.
+    }
+    let size = if roundtrip.is_ok() || !bytes.is_empty() {
+        bytes.len()
+    } else {
+        0
+    };
+    let ser = {
+        let codec = codec.clone();
+        let wire = wire.clone();
+        let mut out = Vec::with_capacity(bytes.len().max(64) * 2);
+        Box::new(move |n: u64| {
+            for _ in 0..n {
+                out.clear();
+                let r = codec.encode(black_box(&*wire), &mut out);
+                black_box(r.is_ok());
+                black_box(out.as_slice());
+            }
+        }) as Runner
+    };
+    let de = {
+        let codec = codec.clone();
+        let input = bytes.clone();
+        Box::new(move |n: u64| {
+            for _ in 0..n {
+                let r = codec.decode(black_box(input.as_slice()));
+                black_box(&r);
+            }
+        }) as Runner
+    };
+    Case {
+        dataset,
+        peer,
+        size,
+        bytes,
+        roundtrip,
+        serialize: ser,
+        deserialize: de,
+    }
+}
+
+/// The case for one dataset value and one peer.
+pub fn case_for<T: Dataset>(
+    engines: &Engines,
+    dataset: &'static str,
+    peer: Peer,
+    value: &T,
+) -> Case {
+    match peer {
+        Peer::FuryRs => case(dataset, peer, FuryRsCodec(engines.fury.clone()), value),
+        Peer::FuryRsCompatible => case(
+            dataset,
+            peer,
+            FuryRsCodec(engines.fury_compatible.clone()),
+            value,
+        ),
+        Peer::FuryRsRef => case(dataset, peer, FuryRsCodec(engines.fury_ref.clone()), value),
+        Peer::Fory => case(dataset, peer, ForyCodec(engines.fory.clone()), value),
+        Peer::ForyCompatible => case(
+            dataset,
+            peer,
+            ForyCodec(engines.fory_compatible.clone()),
+            value,
+        ),
+        Peer::Prost => case(dataset, peer, ProstCodec, value),
+        Peer::MessagePack => case(dataset, peer, MsgPackCodec, value),
+        Peer::Bincode => case(dataset, peer, BincodeCodec, value),
+        Peer::Json => case(dataset, peer, JsonCodec, value),
+    }
+}
+
+/// Dataset names, in table order.
+pub const DATASETS: [&str; 13] = [
+    "NumericStruct",
+    "Sample",
+    "MediaContent",
+    "NumericStructList",
+    "SampleList",
+    "MediaContentList",
+    "SkillFire",
+    "User",
+    "CustomerList",
+    "UserModelList0",
+    "UserModelList1",
+    "UserModelList10",
+    "UserModelList100",
+];
+
+/// Calls `f` with each dataset's name and value (a generic visitor, since the types differ).
+pub trait Visit {
+    /// Called once per dataset.
+    fn visit<T: Dataset>(&mut self, name: &'static str, value: &T);
+}
+
+/// Runs `v` over every dataset, in [`DATASETS`] order.
+pub fn visit_datasets(v: &mut impl Visit) {
+    v.visit(DATASETS[0], &values::numeric_struct(0));
+    v.visit(DATASETS[1], &values::sample(0));
+    v.visit(DATASETS[2], &values::media_content(0));
+    v.visit(DATASETS[3], &values::numeric_struct_list());
+    v.visit(DATASETS[4], &values::sample_list());
+    v.visit(DATASETS[5], &values::media_content_list());
+    v.visit(DATASETS[6], &values::skill_fire());
+    v.visit(DATASETS[7], &values::user());
+    v.visit(DATASETS[8], &values::customer_list());
+    v.visit(DATASETS[9], &values::user_model_list(0));
+    v.visit(DATASETS[10], &values::user_model_list(1));
+    v.visit(DATASETS[11], &values::user_model_list(10));
+    v.visit(DATASETS[12], &values::user_model_list(100));
+}
+
+/// Every case: each dataset with each of `peers`.
+pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
+    struct Collect<'a> {
+        engines: &'a Engines,
+        peers: &'a [Peer],
+        out: Vec<Case>,
+    }
+    impl Visit for Collect<'_> {
+        fn visit<T: Dataset>(&mut self, name: &'static str, value: &T) {
+            for &p in self.peers {
+                self.out.push(case_for(self.engines, name, p, value));
+            }
+        }
+    }
+    let mut c = Collect {
+        engines,
+        peers,
+        out: Vec::new(),
+    };
+    visit_datasets(&mut c);
+    c.out
+}

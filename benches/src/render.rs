@@ -1,0 +1,638 @@
+//! The report: markdown tables and a hand-written SVG bar chart.
+
+use crate::interop::InteropRow;
+use crate::measure::{Measured, Settings};
+use crate::peers::{Op, Peer, DATASETS};
+use crate::threads::ThreadRow;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// Everything one run produced.
+pub struct Report {
+    /// How it was measured.
+    pub settings: Settings,
+    /// Medians per dataset, peer and op.
+    pub measured: Vec<Measured>,
+    /// Encoded size per dataset and peer (successful round trips only).
+    pub sizes: Vec<(&'static str, Peer, usize)>,
+    /// Round-trip failures per dataset and peer.
+    pub failures: Vec<(&'static str, Peer, String)>,
+    /// Thread scaling.
+    pub threads: Vec<ThreadRow>,
+    /// fury-rs / fory byte comparison.
+    pub interop: Vec<InteropRow>,
+    /// Seconds the run took.
+    pub elapsed_secs: f64,
+}
+
+type Key = (&'static str, Peer, Op);
+
+impl Report {
+    fn index(&self) -> HashMap<Key, &Measured> {
+        self.measured
+            .iter()
+            .map(|m| ((m.dataset, m.peer, m.op), m))
+            .collect()
+    }
+
+    fn ns(idx: &HashMap<Key, &Measured>, d: &'static str, p: Peer, op: Op) -> Option<f64> {
+        idx.get(&(d, p, op)).map(|m| m.ns).filter(|&x| x > 0.0)
+    }
+
+    /// fury-rs speed over the peer's: peer ns / fury-rs ns (> 1: fury-rs is faster). The
+    /// fury-rs mode is [`Peer::fury_counterpart`].
+    fn fury_ratio(idx: &HashMap<Key, &Measured>, d: &'static str, p: Peer, op: Op) -> Option<f64> {
+        Some(Self::ns(idx, d, p, op)? / Self::ns(idx, d, p.fury_counterpart(), op)?)
+    }
+
+    /// The peer's speed over bincode's: bincode ns / peer ns (> 1: faster than bincode).
+    fn bincode_ratio(
+        idx: &HashMap<Key, &Measured>,
+        d: &'static str,
+        p: Peer,
+        op: Op,
+    ) -> Option<f64> {
+        Some(Self::ns(idx, d, Peer::Bincode, op)? / Self::ns(idx, d, p, op)?)
+    }
+
+    /// The (dataset, op, peer, fury-rs/peer) with the lowest ratios, non-fury-rs peers only.
+    pub fn worst_ratios(&self, count: usize) -> Vec<(&'static str, Op, Peer, f64)> {
+        let idx = self.index();
+        let mut v = Vec::new();
+        for d in DATASETS {
+            for op in Op::ALL {
+                for p in Peer::ALL {
+                    if matches!(p, Peer::FuryRs | Peer::FuryRsCompatible | Peer::FuryRsRef) {
+                        continue;
+                    }
+                    if let Some(r) = Self::fury_ratio(&idx, d, p, op) {
+                        v.push((d, op, p, r));
+                    }
+                }
+            }
+        }
+        v.sort_by(|a, b| a.3.total_cmp(&b.3));
+        v.truncate(count);
+        v
+    }
+
+    /// The markdown report.
+    pub fn markdown(&self) -> String {
+        let idx = self.index();
+        let mut s = String::new();
+        let w = &mut s;
+        let _ = writeln!(w, "# fury-rs benchmark report\n");
+        let _ = writeln!(
+            w,
+            "Made by `cargo run --release -p fury-benches --bin report{}` on {} ({} logical CPUs), \
+             {} in {:.0} s. Each (dataset, op, peer) loop was calibrated to about {} ms per batch; \
+             every round ran all batches in a shuffled order; the numbers are the medians of {} \
+             round(s). `noise` is the median absolute deviation over the median. Serialize writes \
+             into a reused, cleared `Vec<u8>`; deserialize builds a new value from a byte slice \
+             (and drops it). prost is measured on its own message types (the conversion from the \
+             dataset types is outside the loop).\n",
+            if self.settings.smoke { " -- --smoke" } else { "" },
+            utc_date(),
+            std::thread::available_parallelism().map_or(0, |n| n.get()),
+            if self.settings.smoke {
+                "smoke mode (a few iterations, numbers meaningless)"
+            } else {
+                "full mode"
+            },
+            self.elapsed_secs,
+            self.settings.target.as_millis(),
+            self.settings.rounds,
+        );
+        let _ = writeln!(
+            w,
+            "Peers: **fury-rs** (this repository; same-schema `compatible(false)`, `compat` = \
+             `compatible(true)`, `ref` = `compatible(false).ref_tracking(true)`), **fory 1.7.7** \
+             (the official crate, xlang, same-schema and compatible), **prost** (protobuf), \
+             **rmp-serde** (MessagePack, structs as maps), **bincode** 1.3, **serde_json**.\n"
+        );
+        if !self.failures.is_empty() {
+            let _ = writeln!(w, "## Round-trip FAILURES\n");
+            for (d, p, e) in &self.failures {
+                let _ = writeln!(w, "- {d} / {}: {}", p.name(), e.replace('|', "\\|"));
+            }
+            let _ = writeln!(w);
+        }
+
+        // Summary: ns/op per peer.
+        let _ = writeln!(w, "## ns/op (lower is better; fastest in bold)\n");
+        let _ = write!(w, "| dataset | op |");
+        for p in Peer::ALL {
+            let _ = write!(w, " {} |", p.name());
+        }
+        let _ = writeln!(w);
+        let _ = write!(w, "|---|---|");
+        for _ in Peer::ALL {
+            let _ = write!(w, "---:|");
+        }
+        let _ = writeln!(w);
+        for d in DATASETS {
+            for op in Op::ALL {
+                let best = Peer::ALL
+                    .iter()
+                    .filter_map(|&p| Self::ns(&idx, d, p, op))
+                    .fold(f64::INFINITY, f64::min);
+                let _ = write!(w, "| {d} | {} |", op.name());
+                for p in Peer::ALL {
+                    match Self::ns(&idx, d, p, op) {
+                        Some(ns) if ns == best => {
+                            let _ = write!(w, " **{}** |", fmt_ns(ns));
+                        }
+                        Some(ns) => {
+                            let _ = write!(w, " {} |", fmt_ns(ns));
+                        }
+                        None => {
+                            let _ = write!(w, " n/a |");
+                        }
+                    }
+                }
+                let _ = writeln!(w);
+            }
+        }
+        let _ = writeln!(w);
+
+        // Geometric means of the fury-rs/peer ratio.
+        let _ = writeln!(
+            w,
+            "## fury-rs/peer speed ratio, geometric mean over the {} datasets\n\n\
+             `fury-rs/peer` = peer ns/op ÷ fury-rs ns/op: above 1 fury-rs is faster. It compares \
+             with fury-rs same-schema, except for the compatible rows (fory compat, fury-rs \
+             compat), which compare with fury-rs compatible.\n",
+            DATASETS.len()
+        );
+        let _ = writeln!(w, "| peer | serialize | deserialize |\n|---|---:|---:|");
+        for p in Peer::ALL {
+            if p == Peer::FuryRs || p == Peer::FuryRsCompatible {
+                continue;
+            }
+            let _ = write!(w, "| {} |", p.name());
+            for op in Op::ALL {
+                let rs: Vec<f64> = DATASETS
+                    .iter()
+                    .filter_map(|&d| Self::fury_ratio(&idx, d, p, op))
+                    .collect();
+                let _ = write!(w, " {} |", fmt_ratio(geomean(&rs)));
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(w);
+
+        // Worst ratios.
+        let worst = self.worst_ratios(10);
+        if !worst.is_empty() {
+            let _ = writeln!(w, "## Worst fury-rs/peer ratios\n");
+            let _ = writeln!(
+                w,
+                "| dataset | op | peer | fury-rs/peer |\n|---|---|---|---:|"
+            );
+            for (d, op, p, r) in worst {
+                let _ = writeln!(
+                    w,
+                    "| {d} | {} | {} | {} |",
+                    op.name(),
+                    p.name(),
+                    fmt_ratio(r)
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        // Sizes.
+        let sizes: HashMap<(&str, Peer), usize> =
+            self.sizes.iter().map(|&(d, p, n)| ((d, p), n)).collect();
+        let _ = writeln!(w, "## Serialized size (bytes; smallest in bold)\n");
+        let _ = write!(w, "| dataset |");
+        for p in Peer::ALL {
+            let _ = write!(w, " {} |", p.name());
+        }
+        let _ = writeln!(w);
+        let _ = write!(w, "|---|");
+        for _ in Peer::ALL {
+            let _ = write!(w, "---:|");
+        }
+        let _ = writeln!(w);
+        for d in DATASETS {
+            let best = Peer::ALL
+                .iter()
+                .filter_map(|&p| sizes.get(&(d, p)).copied())
+                .min()
+                .unwrap_or(0);
+            let _ = write!(w, "| {d} |");
+            for p in Peer::ALL {
+                match sizes.get(&(d, p)) {
+                    Some(&n) if n == best => {
+                        let _ = write!(w, " **{n}** |");
+                    }
+                    Some(n) => {
+                        let _ = write!(w, " {n} |");
+                    }
+                    None => {
+                        let _ = write!(w, " n/a |");
+                    }
+                }
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(w);
+
+        // Threads.
+        if !self.threads.is_empty() {
+            let _ = writeln!(
+                w,
+                "## Threads: one shared instance, 1 vs 2 threads\n\n\
+                 Total ops/s of all threads sharing one registered instance (`&Fury` across \
+                 `std::thread::scope`; fory's `Fory` likewise; bincode has no instance and shows \
+                 what this machine's second core gives). 2.00× is perfect scaling.\n"
+            );
+            let _ = writeln!(
+                w,
+                "| dataset | op | peer | 1 thread ops/s | 2 threads ops/s | scaling |\n\
+                 |---|---|---|---:|---:|---:|"
+            );
+            for t in &self.threads {
+                let _ = writeln!(
+                    w,
+                    "| {} | {} | {} | {} | {} | {}{} |",
+                    t.dataset,
+                    t.op.name(),
+                    t.peer.name(),
+                    if self.settings.smoke {
+                        "–".to_string()
+                    } else {
+                        fmt_ops(t.one)
+                    },
+                    if self.settings.smoke {
+                        "–".to_string()
+                    } else {
+                        fmt_ops(t.two)
+                    },
+                    if self.settings.smoke {
+                        "–".to_string()
+                    } else {
+                        fmt_ratio(t.scaling())
+                    },
+                    match &t.check {
+                        Ok(()) => String::new(),
+                        Err(e) => format!(" FAILED: {}", e.replace('|', "\\|")),
+                    }
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        // Interop.
+        if !self.interop.is_empty() {
+            let _ = writeln!(
+                w,
+                "## fury-rs and fory 1.7.7 on the same values (informative)\n\n\
+                 Same registrations (ids) on both sides. `same bytes`: the two streams are \
+                 identical; the other columns decode the other side's stream.\n"
+            );
+            let _ = writeln!(
+                w,
+                "| dataset | mode | same bytes | fory reads fury-rs | fury-rs reads fory |\n\
+                 |---|---|:-:|---|---|"
+            );
+            for r in &self.interop {
+                let _ = writeln!(
+                    w,
+                    "| {} | {} | {} | {} | {} |",
+                    r.dataset,
+                    if r.compatible {
+                        "compatible"
+                    } else {
+                        "same-schema"
+                    },
+                    if r.identical { "yes" } else { "**no**" },
+                    fmt_check(&r.fory_reads_fury),
+                    fmt_check(&r.fury_reads_fory),
+                );
+            }
+            let _ = writeln!(w);
+        }
+
+        // Details.
+        let _ = writeln!(
+            w,
+            "## Details\n\n`vs bincode` = bincode ns/op ÷ peer ns/op (above 1: faster than \
+             bincode).\n"
+        );
+        let _ = writeln!(
+            w,
+            "| dataset | op | peer | ns/op | ops/s | fury-rs/peer | vs bincode | noise | iters/batch |\n\
+             |---|---|---|---:|---:|---:|---:|---:|---:|"
+        );
+        for d in DATASETS {
+            for op in Op::ALL {
+                for p in Peer::ALL {
+                    let Some(m) = idx.get(&(d, p, op)) else {
+                        let _ =
+                            writeln!(w, "| {d} | {} | {} | n/a | | | | | |", op.name(), p.name());
+                        continue;
+                    };
+                    let _ = writeln!(
+                        w,
+                        "| {d} | {} | {} | {} | {} | {} | {} | {:.1}% | {} |",
+                        op.name(),
+                        p.name(),
+                        fmt_ns(m.ns),
+                        fmt_ops(m.ops_per_sec()),
+                        Self::fury_ratio(&idx, d, p, op).map_or("n/a".into(), fmt_ratio),
+                        Self::bincode_ratio(&idx, d, p, op).map_or("n/a".into(), fmt_ratio),
+                        m.noise_pct,
+                        m.iters,
+                    );
+                }
+            }
+        }
+        s
+    }
+
+    /// A horizontal bar chart: per dataset and op, each peer's speed relative to bincode on a
+    /// log2 axis (bars grow right of 1× when faster, left when slower).
+    pub fn svg(&self) -> String {
+        let idx = self.index();
+        let bar = 7.0;
+        let group_gap = 12.0;
+        let label_w = 130.0;
+        let plot_w = 420.0;
+        let panel_w = label_w + plot_w + 30.0;
+        let top = 92.0;
+        let group_h = bar * Peer::ALL.len() as f64 + group_gap;
+        let legend_h = 60.0;
+        let height = top + group_h * DATASETS.len() as f64 + legend_h;
+        let width = 20.0 + 2.0 * panel_w;
+
+        let mut ratios = Vec::new();
+        for d in DATASETS {
+            for op in Op::ALL {
+                for p in Peer::ALL {
+                    if let Some(r) = Self::bincode_ratio(&idx, d, p, op) {
+                        ratios.push(r);
+                    }
+                }
+            }
+        }
+        let lo = ratios
+            .iter()
+            .copied()
+            .fold(1.0f64, f64::min)
+            .log2()
+            .floor()
+            .max(-8.0);
+        let hi = ratios
+            .iter()
+            .copied()
+            .fold(1.0f64, f64::max)
+            .log2()
+            .ceil()
+            .min(8.0);
+        let (lo, hi) = if hi - lo < 2.0 {
+            (lo - 1.0, hi + 1.0)
+        } else {
+            (lo, hi)
+        };
+        let x_of = |x0: f64, r: f64| x0 + (r.log2().clamp(lo, hi) - lo) / (hi - lo) * plot_w;
+
+        let mut s = String::new();
+        let w = &mut s;
+        let _ = writeln!(
+            w,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="Helvetica, Arial, sans-serif" font-size="11">"#
+        );
+        let _ = writeln!(w, r#"<rect width="100%" height="100%" fill="white"/>"#);
+        let _ = writeln!(
+            w,
+            r#"<text x="20" y="24" font-size="16" font-weight="bold">fury-rs and peers: throughput relative to bincode (log scale; right of 1× = faster)</text>"#
+        );
+        let _ = writeln!(
+            w,
+            r#"<text x="20" y="42" fill="rgb(85,85,85)">{} — medians of {} round(s){}; hover a bar for ns/op</text>"#,
+            utc_date(),
+            self.settings.rounds,
+            if self.settings.smoke {
+                ", SMOKE MODE: numbers meaningless"
+            } else {
+                ""
+            }
+        );
+        for (k, op) in Op::ALL.iter().enumerate() {
+            let px = 20.0 + k as f64 * panel_w;
+            let x0 = px + label_w;
+            let _ = writeln!(
+                w,
+                r#"<text x="{:.1}" y="66" font-size="14" font-weight="bold" text-anchor="middle">{}</text>"#,
+                x0 + plot_w / 2.0,
+                op.name()
+            );
+            // Grid and axis labels.
+            let mut e = lo as i32;
+            while e <= hi as i32 {
+                let x = x_of(x0, 2f64.powi(e));
+                let label = if e >= 0 {
+                    format!("{}×", 1u64 << e)
+                } else {
+                    format!("1/{}×", 1u64 << (-e))
+                };
+                let _ = writeln!(
+                    w,
+                    r#"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}" stroke="{}" stroke-width="{}"/>"#,
+                    top - 6.0,
+                    top + group_h * DATASETS.len() as f64 - group_gap,
+                    if e == 0 { "#333" } else { "#ddd" },
+                    if e == 0 { 1.2 } else { 1.0 }
+                );
+                let _ = writeln!(
+                    w,
+                    r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="rgb(85,85,85)">{label}</text>"#,
+                    top - 10.0
+                );
+                e += 1;
+            }
+            let one = x_of(x0, 1.0);
+            for (g, d) in DATASETS.iter().enumerate() {
+                let gy = top + g as f64 * group_h;
+                let _ = writeln!(
+                    w,
+                    r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+                    x0 - 6.0,
+                    gy + bar * Peer::ALL.len() as f64 / 2.0 + 4.0,
+                    esc(d)
+                );
+                for (i, p) in Peer::ALL.iter().enumerate() {
+                    let y = gy + i as f64 * bar;
+                    let Some(r) = Self::bincode_ratio(&idx, d, *p, *op) else {
+                        continue;
+                    };
+                    let x = x_of(x0, r);
+                    let (a, b) = if x >= one { (one, x) } else { (x, one) };
+                    let ns = Self::ns(&idx, d, *p, *op).unwrap_or(0.0);
+                    let _ = writeln!(
+                        w,
+                        r#"<rect x="{a:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{} {} {}: {} ns/op, {} vs bincode</title></rect>"#,
+                        (b - a).max(0.8),
+                        bar - 1.0,
+                        color(*p),
+                        esc(d),
+                        op.name(),
+                        esc(p.name()),
+                        fmt_ns(ns),
+                        fmt_ratio(r)
+                    );
+                }
+            }
+        }
+        // Legend.
+        let ly = top + group_h * DATASETS.len() as f64 + 10.0;
+        for (i, p) in Peer::ALL.iter().enumerate() {
+            let col = i % 5;
+            let row = i / 5;
+            let x = 20.0 + label_w + col as f64 * 200.0;
+            let y = ly + row as f64 * 20.0;
+            let _ = writeln!(
+                w,
+                r#"<rect x="{x:.1}" y="{y:.1}" width="14" height="10" fill="{}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
+                color(*p),
+                x + 20.0,
+                y + 9.0,
+                if *p == Peer::Bincode {
+                    "bincode (the 1× line)".to_string()
+                } else {
+                    esc(p.name())
+                }
+            );
+        }
+        let _ = writeln!(w, "</svg>");
+        s
+    }
+}
+
+/// Bar color of a peer.
+pub fn color(p: Peer) -> &'static str {
+    match p {
+        Peer::FuryRs => "#d62728",
+        Peer::FuryRsCompatible => "#ff9896",
+        Peer::FuryRsRef => "#8c564b",
+        Peer::Fory => "#1f77b4",
+        Peer::ForyCompatible => "#9ecae1",
+        Peer::Prost => "#2ca02c",
+        Peer::MessagePack => "#9467bd",
+        Peer::Bincode => "#7f7f7f",
+        Peer::Json => "#bcbd22",
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn fmt_check(r: &Result<(), String>) -> String {
+    match r {
+        Ok(()) => "yes".to_string(),
+        Err(e) => {
+            let mut e = e.replace('|', "\\|").replace('\n', " ");
+            if e.len() > 120 {
+                let mut end = 120;
+                while !e.is_char_boundary(end) {
+                    end -= 1;
+                }
+                e.truncate(end);
+                e.push('…');
+            }
+            format!("**no**: {e}")
+        }
+    }
+}
+
+/// ns with 3 significant digits (at least integer precision).
+pub fn fmt_ns(ns: f64) -> String {
+    if ns >= 100.0 {
+        group_thousands(ns.round() as u64)
+    } else if ns >= 10.0 {
+        format!("{ns:.1}")
+    } else {
+        format!("{ns:.2}")
+    }
+}
+
+/// ops/s as `12.3 M` / `456 k`.
+pub fn fmt_ops(ops: f64) -> String {
+    if ops >= 1e6 {
+        format!("{:.2} M", ops / 1e6)
+    } else if ops >= 1e3 {
+        format!("{:.1} k", ops / 1e3)
+    } else {
+        format!("{ops:.0}")
+    }
+}
+
+/// `1.23×`.
+pub fn fmt_ratio(r: f64) -> String {
+    if r.is_finite() && r > 0.0 {
+        format!("{r:.2}×")
+    } else {
+        "n/a".to_string()
+    }
+}
+
+fn group_thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Geometric mean (NaN for an empty slice).
+pub fn geomean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    (v.iter().map(|x| x.ln()).sum::<f64>() / v.len() as f64).exp()
+}
+
+/// Today's UTC date as YYYY-MM-DD.
+pub fn utc_date() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64;
+    // Civil from days (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(fmt_ns(1234.4), "1,234");
+        assert_eq!(fmt_ns(12.34), "12.3");
+        assert_eq!(fmt_ops(2.5e6), "2.50 M");
+        assert_eq!(group_thousands(1_000_000), "1,000,000");
+        assert!((geomean(&[2.0, 8.0]) - 4.0).abs() < 1e-9);
+        assert_eq!(utc_date().len(), 10);
+    }
+}
