@@ -44,6 +44,18 @@ reader's registrations must decode them to "expected" -- or fail, for an
 a "skipped" entry: that is not a failure.  A vector with
 "pyfory_reader_error" (pyfory's reader is known to fail on valid bytes)
 skips the reader step.
+
+Reference-tracking files (--vectors conformance/vectors_refs, settings
+ref=true; one file may mix compatible=false and compatible=true) are decoded
+with a pyfory Fory(xlang=True, ref=True, compatible=<the vector's>) that
+registers the file's types.  Before any bytes are checked, pyfory's field
+order, fingerprint, hash and TypeDef of every type must equal the stored
+ones.  pyfory's result must equal the node *as an object graph*: a
+{"type": "ref", "id": N} must be the very object (``is``) found where
+"ref_id" N is, and no other list / dict / set / struct may be shared.  The
+wire check decodes the bytes with vectorlib.decode_wire_refs and compares the
+graphs: same values, same wire kinds, same sharing (ids may be renumbered,
+for example when a port writes map entries in another order).
 """
 
 import argparse
@@ -64,6 +76,8 @@ def is_compat_vector(vec):
 def check_entry(vec, data, fory, wire_check, reader_fory=None):
     """Problems found in one peer byte string (empty list: pass)."""
     types = vec.get("_types")  # struct/enum definitions of the vector's file, if any
+    if VL.is_ref_vector(vec):
+        return check_ref_entry(vec, data, fory, wire_check)
     if is_compat_vector(vec):
         return check_compat_entry(vec, data, fory, wire_check, reader_fory)
     problems = []
@@ -82,6 +96,53 @@ def check_entry(vec, data, fory, wire_check, reader_fory=None):
         else:
             problems.extend("wire check: " + d for d in VL.nodes_equal_wire(vec["value"], node))
     return problems
+
+
+def check_ref_entry(vec, data, fory, wire_check):
+    """A reference-tracking vector (settings ref=true): compare object graphs,
+    identity included."""
+    types = vec.get("_types")
+    problems = []
+    try:
+        decoded, unread = VL.deserialize_all(fory, data)
+    except Exception as exc:  # noqa: BLE001 - anything pyfory raises is a failure
+        return ["pyfory could not decode the bytes: {}: {}".format(type(exc).__name__, exc)]
+    if unread:
+        problems.append("{} trailing bytes after the root value".format(unread))
+    problems.extend(VL.compare_ref_graph(vec["value"], decoded, types, strict=True))
+    if wire_check:
+        try:
+            node = VL.decode_wire_refs(data, vec["schema"], types, bool(vec["settings"].get("compatible")))
+        except (VL.WireError, VL.VectorError) as exc:
+            problems.append("wire check: {}".format(exc))
+        else:
+            problems.extend("wire check: " + d for d in VL.ref_graph_diff(vec["value"], node))
+    return problems
+
+
+def make_ref_forys(vectors):
+    """One Fory per (vector file, settings) for the reference-tracking
+    vectors, with the file's types registered.  Checks the stored type facts
+    against pyfory first."""
+    forys = {}
+    checked = set()
+    for vec in vectors:
+        if not VL.is_ref_vector(vec):
+            continue
+        types = vec.get("_types")
+        if types is not None and id(types) not in checked:
+            problems = VL.refs_facts_errors(types)
+            if problems:
+                raise VL.VectorError("type definitions disagree with pyfory: " + "; ".join(problems[:5]))
+            checked.add(id(types))
+        key = ref_fory_key(vec)
+        if key not in forys:
+            forys[key] = types.make_fory(vec["settings"]) if types is not None else VL.make_fory(vec["settings"])
+    return forys
+
+
+def ref_fory_key(vec):
+    return (id(vec.get("_types")), json.dumps(vec["settings"], sort_keys=True))
 
 
 def check_compat_entry(vec, data, fory, wire_check, reader_fory):
@@ -144,8 +205,8 @@ def make_type_forys(vectors):
     forys = {}
     for vec in vectors:
         types = vec.get("_types")
-        if types is None or id(types) in forys:
-            continue
+        if types is None or id(types) in forys or VL.is_ref_vector(vec):
+            continue  # reference-tracking files: make_ref_forys
         settings = vec["settings"]
         fory = types.make_fory(settings)
         if is_compat_vector(vec):
@@ -158,6 +219,8 @@ def make_type_forys(vectors):
     # every vector of a file must use the settings its Fory was made with
     for vec in vectors:
         types = vec.get("_types")
+        if VL.is_ref_vector(vec):
+            continue
         if types is not None and forys[id(types)][1] != json.dumps(vec["settings"], sort_keys=True):
             raise VL.VectorError("vector {}: all vectors of a struct file must share one settings object".format(vec["name"]))
     return {k: v[0] for k, v in forys.items()}
@@ -195,6 +258,7 @@ def main(argv=None):
     try:
         vectors = VL.load_vector_dirs(args.vectors or [VL.DEFAULT_VECTOR_DIR])
         type_fory = make_type_forys(vectors)
+        ref_fory = make_ref_forys(vectors)
     except (OSError, ValueError, VL.VectorError) as exc:
         print("cannot load vectors: {}".format(exc))
         print("0 passed, 1 failed")
@@ -268,7 +332,9 @@ def main(argv=None):
             continue
         with_bytes.add(name)
         reader_fory = None
-        if "_types" in vec and "writer_type" in vec:
+        if VL.is_ref_vector(vec):
+            fory = ref_fory[ref_fory_key(vec)]
+        elif "_types" in vec and "writer_type" in vec:
             fory = alias_fory(vec, vec["writer_registers"])
             reader_fory = alias_fory(vec, vec["reader_registers"])
         elif "_types" in vec:

@@ -16,7 +16,12 @@ It contains:
 * the helper that writes a typed root scalar with pyfory's own pieces;
 * struct/enum type tables (same-schema mode), and for compatible mode our
   own TypeDef encoder / decoder and a TypeDef-driven wire decoder
-  (decode_wire_compat), with evolution types that share a registration.
+  (decode_wire_compat), with evolution types that share a registration;
+* reference tracking (ref=True, vectors_refs/): struct fields with
+  "ref": true, a wire decoder that gives ref ids and "ref" nodes
+  (decode_wire_refs), an identity-aware comparison of object graphs
+  (compare_ref_graph, ref_graph_diff) and the rebuilding of a shared /
+  cyclic object graph from a node (ref_node_to_py).
 
 Only the standard library is needed at import time; pyfory is imported
 lazily by the functions that need it.
@@ -1741,9 +1746,11 @@ class TypeTable:
         for d in defs:
             self._add(d)
         self._fields = {}
+        self._ref_fields = {}  # struct name -> names of its "ref": true fields (vectors_refs/)
         for name, d in self._defs.items():
             if d["kind"] == "struct":
                 self._fields[name] = self._parse_fields(d)
+                self._ref_fields[name] = frozenset(f["name"] for f in d["fields"] if f.get("ref"))
         self._check_acyclic()
         self._order_cache = {}
         self._classes = None
@@ -1828,8 +1835,10 @@ class TypeTable:
         out = []
         seen, snakes, tags = set(), set(), set()
         for f in d["fields"]:
-            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id", "default"}:
+            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id", "default", "ref"}:
                 raise VectorError("struct {}: bad field {!r}".format(d["name"], f))
+            if "ref" in f and f["ref"] is not True and f["ref"] is not False:
+                raise VectorError("struct {}: field {}: 'ref' must be a boolean".format(d["name"], f.get("name")))
             fname = f.get("name")
             if not _is_ascii_identifier(fname) or fname.endswith("_"):
                 raise VectorError("struct {}: bad field name {!r}".format(d["name"], fname))
@@ -1849,6 +1858,9 @@ class TypeTable:
         return out
 
     def _check_acyclic(self):
+        """Struct definitions must not be recursive, except through a field
+        with "ref": true (reference tracking, vectors_refs/): such a field
+        is not followed here."""
         state = {}
 
         def refs(tree):
@@ -1864,7 +1876,9 @@ class TypeTable:
             if state.get(name) == "active":
                 raise VectorError("recursive struct definitions are not supported: {}".format(" -> ".join(stack + [name])))
             state[name] = "active"
-            for _fname, tree, _tag in self._fields.get(name, ()):
+            for fname, tree, _tag in self._fields.get(name, ()):
+                if fname in self._ref_fields.get(name, ()):
+                    continue
                 for ref in refs(tree):
                     visit(ref, stack + [name])
             state[name] = "done"
@@ -1947,6 +1961,10 @@ class TypeTable:
         """[(field name, schema tree, tag id or None)] in definition order."""
         return self._fields[name]
 
+    def field_ref(self, name, fname):
+        """True for a field declared with "ref": true (pyfory.field(ref=True))."""
+        return fname in self._ref_fields.get(name, ())
+
     def field_tree(self, name, fname):
         for f, tree, _tag in self._fields[name]:
             if f == fname:
@@ -1993,31 +2011,35 @@ class TypeTable:
         self._order_cache[name] = order
         return order
 
-    def _fp_type(self, tree, top):
+    def _fp_type(self, tree, top, ref=False):
         nullable = "0"
         if tree[0] == "option":
             nullable = "1" if top else "0"
             tree = tree[1]
+        # only a top-level field carries its "ref"; children always write 0
+        r = "1" if (top and ref) else "0"
         k = tree[0]
         if k == "list":
-            return "22,0,{}[{}]".format(nullable, self._fp_type(tree[1], False))
+            return "22,{},{}[{}]".format(r, nullable, self._fp_type(tree[1], False))
         if k == "set":
-            return "23,0,{}[{}]".format(nullable, self._fp_type(tree[1], False))
+            return "23,{},{}[{}]".format(r, nullable, self._fp_type(tree[1], False))
         if k == "map":
-            return "24,0,{}[{}|{}]".format(nullable, self._fp_type(tree[1], False), self._fp_type(tree[2], False))
+            return "24,{},{}[{}|{}]".format(r, nullable, self._fp_type(tree[1], False), self._fp_type(tree[2], False))
         if k == "scalar":
             tid = TYPE_IDS[tree[1]]
         else:  # struct and enum names, any
             tid = 0
-        return "{},0,{}".format(tid, nullable)
+        return "{},{},{}".format(tid, r, nullable)
 
     def fingerprint(self, name):
         """'<tag id or snake_case name>,<type id>,<ref>,<nullable>[children];'
-        per field, sorted like the non-primitive field group."""
+        per field, sorted like the non-primitive field group.  <ref> is 1 for
+        a field with "ref": true (never for its children)."""
         parts = []
         for fname, tree, tag in self._fields[name]:
             ident = str(tag) if tag is not None else snake_case(fname)
-            parts.append((self._sort_key(fname, tag), "{},{};".format(ident, self._fp_type(tree, True))))
+            fp = self._fp_type(tree, True, self.field_ref(name, fname))
+            parts.append((self._sort_key(fname, tag), "{},{};".format(ident, fp)))
         return "".join(p for _k, p in sorted(parts))
 
     def struct_hash(self, name):
@@ -2179,6 +2201,7 @@ def _python_hint(tree, classes):
 def _build_python_classes(types):
     import dataclasses
     import enum
+    import typing
 
     pyfory = require_pyfory()
     classes = {}
@@ -2188,16 +2211,36 @@ def _build_python_classes(types):
             members = [(v["name"], v.get("py_value", v["id"])) for v in d["variants"]]
             classes[name] = enum.Enum(name, members, module=__name__)
 
+    building = set()
+    deferred = []  # (class name, field name, schema tree): hints that name a class still being built
+
     def build(name):
         if name in classes:
             return classes[name]
+        building.add(name)
         specs = []
         for fname, tree, tag in types.fields(name):
+            cyclic = False
             for ref in _named_refs(tree):
-                build(ref)
-            hint = _python_hint(tree, classes)
+                if ref in building:
+                    cyclic = True  # only possible through a "ref": true field (see _check_acyclic)
+                else:
+                    build(ref)
+            if cyclic:
+                hint = typing.Any  # replaced below, once every class exists
+                deferred.append((name, fname, tree))
+            else:
+                hint = _python_hint(tree, classes)
             default = types.field_default(name, fname)
-            if default is not None:
+            if types.field_ref(name, fname):
+                # pyfory.field(ref=True): reference tracking for this field
+                # (Optional[T] needs nullable=True as well)
+                kwargs = {"ref": True, "nullable": tree[0] == "option"}
+                if default is not None:
+                    kwargs["default_factory"] = _default_factory(default, types)
+                field = pyfory.field(tag, **kwargs) if tag is not None else pyfory.field(**kwargs)
+                specs.append((fname, hint, field))
+            elif default is not None:
                 factory = _default_factory(default, types)
                 if tag is not None:
                     specs.append((fname, hint, pyfory.field(tag, nullable=tree[0] == "option", default_factory=factory)))
@@ -2210,11 +2253,17 @@ def _build_python_classes(types):
         cls = dataclasses.make_dataclass(name, specs)
         cls.__module__ = __name__
         classes[name] = cls
+        building.discard(name)
         return cls
 
     for name in types:
         if types.kind(name) == "struct":
             build(name)
+    for name, fname, tree in deferred:
+        hint = _python_hint(tree, classes)
+        cls = classes[name]
+        cls.__annotations__[fname] = hint
+        cls.__dataclass_fields__[fname].type = hint
     return classes
 
 
@@ -2575,16 +2624,19 @@ def typedef_header_hash(body, low_bits):
     return shifted & _MASK64 & ~((1 << TYPEDEF_HASH_SHIFT) - 1)
 
 
-def typedef_field_type(types, tree):
+def typedef_field_type(types, tree, ref=False):
     """The TypeDef type tree of a field schema:
     {"id", "nullable", "ref"[, "element" | "key", "value"]}.  Structs
     registered by id are COMPATIBLE_STRUCT (28), by name
-    NAMED_COMPATIBLE_STRUCT (30); every enum is ENUM (25); any is UNKNOWN (0)."""
+    NAMED_COMPATIBLE_STRUCT (30); every enum is ENUM (25); any is UNKNOWN (0).
+    ``ref`` is the field's "ref": true (with Fory(ref=True), vectors_refs/):
+    pyfory 1.7.7 sets the ref bit on the field and on every element, key and
+    value type below it."""
     nullable = tree[0] == "option"
     if nullable:
         tree = tree[1]
     k = tree[0]
-    out = {"id": None, "nullable": nullable, "ref": False}
+    out = {"id": None, "nullable": nullable, "ref": bool(ref)}
     if k == "scalar":
         out["id"] = TYPE_IDS[tree[1]]
     elif k == "any":
@@ -2596,11 +2648,11 @@ def typedef_field_type(types, tree):
             out["id"] = NAMED_COMPATIBLE_STRUCT_TYPE_ID if types.is_named(tree[1]) else COMPATIBLE_STRUCT_TYPE_ID
     elif k in ("list", "set"):
         out["id"] = TYPE_IDS[k]
-        out["element"] = typedef_field_type(types, tree[1])
+        out["element"] = typedef_field_type(types, tree[1], ref)
     elif k == "map":
         out["id"] = TYPE_IDS[k]
-        out["key"] = typedef_field_type(types, tree[1])
-        out["value"] = typedef_field_type(types, tree[2])
+        out["key"] = typedef_field_type(types, tree[1], ref)
+        out["value"] = typedef_field_type(types, tree[2], ref)
     else:
         raise VectorError("no TypeDef type for schema {}".format(format_schema(tree)))
     return out
@@ -2654,7 +2706,7 @@ def typedef_body(types, name):
     else:
         out += _var_uint32_bytes(reg["id"])
     for fname, tree, tag in fields:
-        ft = typedef_field_type(types, tree)
+        ft = typedef_field_type(types, tree, types.field_ref(name, fname))
         header = (2 if ft["nullable"] else 0) | (1 if ft["ref"] else 0)
         if tag is not None:
             header |= TYPEDEF_FIELD_TAG_ID << 6
@@ -2998,7 +3050,7 @@ def typedef_facts_errors(types):
                     by_name = {f: (tree, tag) for f, tree, tag in types.fields(name)}
                     for fname, fdesc in zip(types.wire_order(name), desc["fields"]):
                         tree, _tag = by_name[fname]
-                        ft = typedef_field_type(types, tree)
+                        ft = typedef_field_type(types, tree, types.field_ref(name, fname))
                         if not _typedef_type_node_matches(fdesc["type"], ft):
                             problems.append("type {}: field {}: TypeDef type differs".format(name, fname))
     return problems
@@ -3035,4 +3087,678 @@ def pyfory_compat_facts_errors(types, settings=None):
             problems.append("type {}: pyfory TypeDef {} ({}), stored {}".format(name, got, err, d["typedef_hex"]))
         if "typedef_error" in d and err is None:
             problems.append("type {}: stored typedef_error, but pyfory encodes {}".format(name, got))
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# reference tracking (vectors_refs/): Fory(xlang=True, ref=True, ...)
+# ---------------------------------------------------------------------------
+#
+# With ref=True pyfory gives every value it writes with a REF_VALUE flag
+# (0x00) the next reference id (from 0, in wire order) and writes a later
+# occurrence of the same Python object as REF (0xfe) + var_uint32 id.  In a
+# node, a value that carried 0x00 has the extra key "ref_id"; a back
+# reference is {"type": "ref", "id": N}.  The node is a tree: cycles and
+# sharing are expressed only by "ref" nodes.  The rules below (where pyfory
+# writes which flag) are our own reading of pyfory 1.7.7; generate_refs.py
+# checks them against pyfory for every vector.
+
+DEFAULT_REFS_VECTOR_DIR = os.path.join(HERE, "vectors_refs")
+REFS_SETTINGS_SAME = {"xlang": True, "ref": True, "compatible": False}
+REFS_SETTINGS_COMPAT = {"xlang": True, "ref": True, "compatible": True}
+
+# wire kinds whose pyfory serializer tracks references (need_to_write_ref);
+# every struct does too.  Not tracked: bool, the integer and float kinds,
+# string, enums and the dense arrays.
+REF_TRACKED_KINDS = frozenset(["binary", "list", "set", "map", "date", "timestamp", "duration"])
+# struct field kinds pyfory writes inline ("basic" fields): a "ref": true on
+# such a field changes the fingerprint and the TypeDef, but never the bytes
+REF_BASIC_FIELD_KINDS = frozenset(
+    ["bool", "float32", "float64", "string"] + list(INT_RANGES)
+)
+
+
+def is_ref_vector(vec):
+    """A vector written with Fory(ref=True) (vectors_refs/)."""
+    return bool((vec.get("settings") or {}).get("ref"))
+
+
+class RefWireReader(CompatWireReader):
+    """WireReader for ref=True streams, same-schema (compatible=False) or
+    compatible mode.  Counts the REF_VALUE flags (the next reference id)."""
+
+    def __init__(self, data, types, compatible):
+        CompatWireReader.__init__(self, data, types)
+        self.compat = bool(compatible)
+        self.next_ref_id = 0
+
+
+def _with_ref_id(node, ref_id):
+    if ref_id is None:
+        return node
+    out = {"type": node["type"], "ref_id": ref_id}
+    out.update((k, v) for k, v in node.items() if k != "type")
+    return out
+
+
+def _rr_flagged(r, tracked, read):
+    """Read a flag byte, then (for a value) ``read()``.  ``tracked``: the
+    position may carry REF_VALUE (0x00, takes the next id) and REF (0xfe +
+    id); otherwise only NULL (0xfd) and NOT_NULL (0xff) are valid."""
+    start = r.pos
+    flag = r.u8()
+    if flag == FLAG_NULL:
+        return {"type": "null"}
+    if flag == FLAG_NOT_NULL:
+        return read()
+    if tracked and flag == FLAG_REF_VALUE:
+        ref_id = r.next_ref_id
+        r.next_ref_id += 1  # reserved before the payload: children get later ids
+        return _with_ref_id(read(), ref_id)
+    if tracked and flag == FLAG_REF:
+        ref_id = r.var_uint32()
+        if ref_id >= r.next_ref_id:
+            r.pos = start
+            r.fail("reference to id {} but only {} ids were given".format(ref_id, r.next_ref_id))
+        return {"type": "ref", "id": ref_id}
+    r.pos = start
+    r.fail("flag 0x{:02x} where {} expected".format(
+        flag, "a ref flag (fd/ff/00/fe) was" if tracked else "only a null flag (fd/ff) was"))
+
+
+def _rr_type_id(r):
+    if r.types is None and r.pos < len(r.data) and (r.data[r.pos] in USER_TYPE_KINDS or r.data[r.pos] in COMPAT_TYPE_INFO_IDS):
+        r.fail("type id {} of an application type, but no type definitions".format(r.data[r.pos]))
+    return _read_type_id(r)
+
+
+def _rr_payload(r, tid, schema=None):
+    if isinstance(tid, tuple):
+        if tid[0] == "struct":
+            return _rr_struct(r, tid[1])
+        return _read_user_payload(r, tid)  # enum
+    name = TYPE_NAMES.get(tid)
+    if name in ("list", "set"):
+        return _rr_collection(r, name, schema)
+    if name == "map":
+        return _rr_map(r, schema)
+    if name == "none":
+        r.fail("a non-null value of type NONE")
+    return _read_payload(r, tid, schema)
+
+
+def _rr_collection(r, name, schema):
+    n = r.var_uint32()
+    if n == 0:
+        return {"type": name, "items": []}
+    flags = r.u8()
+    if flags & 0xF0:
+        r.fail("unknown collection flag bits 0x{:02x}".format(flags))
+    tracking = bool(flags & COLL_TRACKING_REF)
+    has_null = bool(flags & COLL_HAS_NULL)
+    elem_schema = _schema_child(schema, 0)
+    if flags & COLL_SAME_TYPE:
+        tid = _declared_type_id(elem_schema, r) if flags & COLL_DECL_ELEM else _rr_type_id(r)
+
+        def read():
+            return _rr_payload(r, tid, elem_schema)
+    else:
+        if flags & COLL_DECL_ELEM:
+            r.fail("declared element type on a collection of mixed types")
+
+        def read():
+            return _rr_payload(r, _rr_type_id(r), elem_schema)
+
+    items = []
+    for _ in range(n):
+        items.append(_rr_flagged(r, tracking, read) if (tracking or has_null) else read())
+    return {"type": name, "items": items}
+
+
+def _rr_map(r, schema):
+    remaining = r.var_uint32()
+    key_schema = _schema_child(schema, 0)
+    value_schema = _schema_child(schema, 1)
+    entries = []
+
+    def lone_side(decl, track, sub):
+        # the non-null side of an entry whose key or value is null
+        if decl:
+            tid = _declared_type_id(sub, r)
+            if track:
+                return _rr_flagged(r, True, lambda: _rr_payload(r, tid, sub))
+            return _rr_payload(r, tid, sub)
+        return _rr_flagged(r, bool(track), lambda: _rr_payload(r, _rr_type_id(r), sub))
+
+    while remaining > 0:
+        header = r.u8()
+        if header & 0xC0:
+            r.fail("unknown map chunk header bits 0x{:02x}".format(header))
+        key_null = bool(header & MAP_KEY_NULL)
+        value_null = bool(header & MAP_VALUE_NULL)
+        if key_null or value_null:
+            if key_null and value_null:
+                entries.append([{"type": "null"}, {"type": "null"}])
+            elif value_null:
+                k = lone_side(header & MAP_KEY_DECL, header & MAP_TRACK_KEY_REF, key_schema)
+                entries.append([k, {"type": "null"}])
+            else:
+                v = lone_side(header & MAP_VALUE_DECL, header & MAP_TRACK_VALUE_REF, value_schema)
+                entries.append([{"type": "null"}, v])
+            remaining -= 1
+            continue
+        size = r.u8()
+        if size == 0 or size > remaining:
+            r.fail("bad map chunk size {} ({} entries left)".format(size, remaining))
+        ktid = _declared_type_id(key_schema, r) if header & MAP_KEY_DECL else _rr_type_id(r)
+        vtid = _declared_type_id(value_schema, r) if header & MAP_VALUE_DECL else _rr_type_id(r)
+        for _ in range(size):
+            pair = []
+            for track, tid, sub in ((header & MAP_TRACK_KEY_REF, ktid, key_schema),
+                                    (header & MAP_TRACK_VALUE_REF, vtid, value_schema)):
+                if track:
+                    node = _rr_flagged(r, True, lambda: _rr_payload(r, tid, sub))
+                    if node["type"] == "null":
+                        r.fail("null inside a map chunk")
+                else:
+                    node = _rr_payload(r, tid, sub)
+                pair.append(node)
+            entries.append(pair)
+        remaining -= size
+    return {"type": "map", "entries": entries}
+
+
+def _rr_struct(r, name):
+    types = r.types
+    values = {}
+    if r.compat:
+        desc = r.struct_defs.get(name)
+        if desc is None:
+            r.fail("struct {} without a TypeDef in this stream".format(name))
+        by_tag = {tag: f for f, _tree, tag in types.fields(name) if tag is not None}
+        by_name = {f: f for f, _tree, tag in types.fields(name) if tag is None}
+        for fd in desc["fields"]:
+            fname = by_tag.get(fd["tag_id"]) if "tag_id" in fd else by_name.get(fd["name"])
+            if fname is None:
+                r.fail("struct {}: TypeDef field {} is not in the definition".format(name, fd.get("name", fd.get("tag_id"))))
+            values[fname] = _rr_field(r, types.field_tree(name, fname), fd["ref"], fd["nullable"])
+    else:
+        got = r.fixed(4, True)
+        expected = types.struct_hash(name)
+        if got != expected:
+            r.fail("struct {}: schema hash {} but expected {}".format(name, got, expected))
+        for fname in types.wire_order(name):
+            tree = types.field_tree(name, fname)
+            values[fname] = _rr_field(r, tree, types.field_ref(name, fname), tree[0] == "option")
+    missing = [f for f, _t, _g in types.fields(name) if f not in values]
+    if missing:
+        r.fail("struct {}: fields {} are not on the wire".format(name, missing))
+    return {"type": "struct", "name": name, "fields": {f: values[f] for f, _t, _g in types.fields(name)}}
+
+
+def _rr_field(r, tree, ref, nullable):
+    """One struct field with Fory(ref=True).  ``ref``: the field is
+    pyfory.field(ref=True) (TypeDef ref bit); ``nullable``: Optional."""
+    inner = tree[1] if tree[0] == "option" else tree
+    k = inner[0]
+    if k == "scalar" and inner[1] in REF_BASIC_FIELD_KINDS:
+        # inline ("basic") field: a null flag only when nullable, never a ref flag
+
+        def read_basic():
+            return _read_payload(r, TYPE_IDS[inner[1]], inner)
+
+        return _rr_flagged(r, False, read_basic) if nullable else read_basic()
+    types = r.types
+    dynamic = k == "any" or (
+        k == "named" and types.kind(inner[1]) == "struct" and (r.compat or types.is_named(inner[1])))
+    if dynamic:
+        # type info + payload; a ref field takes a ref flag whatever the value is
+
+        def read():
+            start = r.pos
+            key = _rr_type_id(r)
+            if k == "named" and key != ("struct", inner[1]):
+                r.pos = start
+                r.fail("expected the type info of struct {}, got {!r}".format(inner[1], key))
+            return _rr_payload(r, key, None if k == "any" else inner)
+
+        tracked = True
+    elif k == "named":
+        key = types.type_key(inner[1])
+
+        def read():
+            return _rr_payload(r, key, inner)
+
+        tracked = key[0] == "struct"
+    elif k in ("list", "set", "map"):
+
+        def read():
+            return _rr_payload(r, TYPE_IDS[k], inner)
+
+        tracked = True
+    elif k == "scalar":
+
+        def read():
+            return _read_payload(r, TYPE_IDS[inner[1]], inner)
+
+        tracked = inner[1] in REF_TRACKED_KINDS
+    else:
+        r.fail("cannot read a field of schema {}".format(format_schema(tree)))
+    if ref:
+        # pyfory writes a flag for every ref field, nullable or not: 00/fe/fd
+        # for a tracked kind, ff/fd for the others
+        return _rr_flagged(r, tracked, read)
+    if nullable:
+        return _rr_flagged(r, False, read)
+    return read()
+
+
+def decode_wire_refs(data, schema=None, types=None, compatible=False):
+    """Decode a whole ref=True stream into a node with "ref_id" keys and
+    {"type": "ref", "id": N} nodes.  ``types`` (a TypeTable) is needed for
+    structs and enums; with ``compatible`` every TypeDef in the stream must
+    equal typedef_encode() of its type (for Fory(ref=True))."""
+    if isinstance(schema, str):
+        schema = parse_schema(schema, types)
+    view = types.registered_view(()) if types is not None else None
+    r = RefWireReader(data, view, compatible)
+    header = r.u8()
+    if header & 0xFC:
+        r.fail("unknown header bits 0x{:02x}".format(header))
+    if not header & 0x01:
+        r.fail("header does not have the xlang bit")
+    if header & 0x02:
+        r.fail("out-of-band buffers are not supported")
+    node = _rr_flagged(r, True, lambda: _rr_payload(r, _rr_type_id(r), schema))
+    if r.pos != len(r.data):
+        r.fail("{} trailing bytes".format(len(r.data) - r.pos))
+    return node
+
+
+# -- nodes with references ---------------------------------------------------------------
+
+
+def ref_targets(node):
+    """ref id -> the node that carries it."""
+    out = {}
+    for n in iter_nodes(node):
+        if "ref_id" in n:
+            out[n["ref_id"]] = n
+    return out
+
+
+def ref_node_errors(node):
+    """Structural problems of the references in a node: ids 0..N-1 each
+    given once, every "ref" naming one of them."""
+    ids, refs = [], []
+    for n in iter_nodes(node):
+        if "ref_id" in n:
+            ids.append(n["ref_id"])
+        if n["type"] == "ref":
+            refs.append(n.get("id"))
+    problems = []
+    if sorted(ids) != list(range(len(ids))) or any(type(i) is not int for i in ids):
+        problems.append("ref ids {} are not 0..{} each once".format(sorted(ids, key=str), len(ids) - 1))
+    for rid in refs:
+        if rid not in ids:
+            problems.append("reference to id {!r}, which no value carries".format(rid))
+    return problems
+
+
+def ref_node_to_py(node, types=None):
+    """The Python object graph of a node: a value with "ref_id" N is one
+    object, and every {"type": "ref", "id": N} is that same object (cycles
+    included).  Lists, dicts, sets and structs are built as empty shells
+    first, so a reference may appear before its target in node order."""
+    objs = {}
+    for n in iter_nodes(node):
+        if "ref_id" not in n:
+            continue
+        t = n["type"]
+        if t == "list":
+            objs[n["ref_id"]] = []
+        elif t == "map":
+            objs[n["ref_id"]] = {}
+        elif t == "set":
+            objs[n["ref_id"]] = set()
+        elif t == "struct":
+            cls = types.python_class(n["name"])
+            objs[n["ref_id"]] = cls.__new__(cls)
+        else:
+            objs[n["ref_id"]] = node_to_py(n, types)
+
+    def build(n):
+        t = n["type"]
+        if t == "ref":
+            return objs[n["id"]]
+        rid = n.get("ref_id")
+        if t == "list":
+            obj = objs[rid] if rid is not None else []
+            for item in n["items"]:
+                obj.append(build(item))
+            return obj
+        if t == "set":
+            obj = objs[rid] if rid is not None else set()
+            for item in n["items"]:
+                obj.add(build(item))
+            return obj
+        if t == "map":
+            obj = objs[rid] if rid is not None else {}
+            for k, v in n["entries"]:
+                key = build(k)
+                obj[key] = build(v)
+            return obj
+        if t == "struct":
+            cls = types.python_class(n["name"])
+            obj = objs[rid] if rid is not None else cls.__new__(cls)
+            for fname, fnode in n["fields"].items():
+                setattr(obj, fname, build(fnode))
+            return obj
+        return objs[rid] if rid is not None else node_to_py(n, types)
+
+    return build(node)
+
+
+def _is_mutable_graph_object(obj):
+    import dataclasses
+
+    return type(obj) in (list, dict, set) or (dataclasses.is_dataclass(obj) and not isinstance(obj, type))
+
+
+def compare_ref_graph(node, actual, types=None, strict=True):
+    """Compare a Python object graph with a node that has references.
+
+    Values are compared as compare() does.  Every {"type": "ref", "id": N}
+    must be the very object (``is``) found where "ref_id" N is.  With
+    ``strict`` (a decoded graph) no two list / dict / set / struct positions
+    of the node may hold the same object unless a "ref" says so; without it
+    (the input value) the object graph may share more than the node."""
+    objs, where, pending, seen, out = {}, {}, [], {}, []
+    targets = ref_targets(node)
+
+    def leaf_value(n):
+        """Python value of a map key / set element node (a "ref" resolved)."""
+        if n["type"] == "ref":
+            n = targets.get(n.get("id"))
+            if n is None:
+                return None, "a reference to an id no value carries"
+        if n["type"] in ("list", "set", "map", "struct"):
+            return None, "a {} as a map key or set element cannot be checked".format(n["type"])
+        return node_to_py(n, types), None
+
+    def walk(n, a, path):
+        t = n["type"]
+        if t == "ref":
+            pending.append((n["id"], a, path))
+            return
+        if "ref_id" in n:
+            objs[n["ref_id"]] = a
+            where[n["ref_id"]] = path
+        if t in ("list", "map", "set", "struct"):
+            if a is None:
+                out.append("{}: expected {}, got null".format(path, t))
+                return
+            if strict and _is_mutable_graph_object(a):
+                if id(a) in seen:
+                    out.append("{}: is the same object as {}, but the node has no reference here".format(path, seen[id(a)]))
+                else:
+                    seen[id(a)] = path
+        if t == "list":
+            if type(a) not in (list, tuple):
+                out.append("{}: expected list, got {}".format(path, type(a).__name__))
+                return
+            if len(a) != len(n["items"]):
+                out.append("{}: expected {} items, got {}".format(path, len(n["items"]), len(a)))
+                return
+            for i, (item, x) in enumerate(zip(n["items"], a)):
+                walk(item, x, "{}[{}]".format(path, i))
+        elif t == "map":
+            if type(a) is not dict:
+                out.append("{}: expected map, got {}".format(path, type(a).__name__))
+                return
+            if len(a) != len(n["entries"]):
+                out.append("{}: expected {} entries, got {}".format(path, len(n["entries"]), len(a)))
+                return
+            stored = {k: k for k in a}
+            for kn, vn in n["entries"]:
+                key, err = leaf_value(kn)
+                if err:
+                    out.append("{}: {}".format(path, err))
+                    continue
+                kpath = "{}[{}]".format(path, _short(key, 40))
+                if key not in stored:
+                    out.append("{}: key missing".format(kpath))
+                    continue
+                walk(kn, stored[key], kpath + "<key>")
+                walk(vn, a[key], kpath)
+        elif t == "set":
+            if type(a) not in (set, frozenset):
+                out.append("{}: expected set, got {}".format(path, type(a).__name__))
+                return
+            if len(a) != len(n["items"]):
+                out.append("{}: expected {} items, got {}".format(path, len(n["items"]), len(a)))
+                return
+            remaining = list(a)
+            for i, item in enumerate(n["items"]):
+                value, err = leaf_value(item)
+                if err:
+                    out.append("{}{{{}}}: {}".format(path, i, err))
+                    continue
+                leaf = targets[item["id"]] if item["type"] == "ref" else item
+                for j, x in enumerate(remaining):
+                    if not compare(leaf, x, types=types):
+                        walk(item, x, "{}{{{}}}".format(path, i))
+                        del remaining[j]
+                        break
+                else:
+                    out.append("{}{{{}}}: no element equal to {}".format(path, i, _short(value)))
+        elif t == "struct":
+            if types is None or n.get("name") not in types:
+                out.append("{}: no definition for struct {!r}".format(path, n.get("name")))
+                return
+            cls = types.python_class(n["name"])
+            if type(a) is not cls:
+                out.append("{}: expected struct {}, got {}".format(path, n["name"], type(a).__name__))
+                return
+            for fname, fnode in n["fields"].items():
+                if not hasattr(a, fname):
+                    out.append("{}.{}: field missing".format(path, fname))
+                    continue
+                walk(fnode, getattr(a, fname), "{}.{}".format(path, fname))
+        else:
+            out.extend(compare(n, a, path, types))
+
+    walk(node, actual, "$")
+    for rid, a, path in pending:
+        if rid not in objs:
+            out.append("{}: reference to id {}, which no value carries".format(path, rid))
+        elif a is not objs[rid]:
+            out.append("{}: expected the same object as {} (ref id {}), got {}".format(path, where[rid], rid, _short(a)))
+    return out
+
+
+def ref_schema_errors(schema, node, types=None):
+    """schema_errors() for a node with references: a "ref" position must fit
+    the schema with the kind (and struct / enum name) of its target."""
+    if isinstance(schema, str):
+        schema = parse_schema(schema, types)
+    targets = ref_targets(node)
+
+    def shallow(tree, target, path):
+        if tree[0] == "option":
+            tree = tree[1]
+        if tree[0] == "any":
+            return []
+        t = target["type"]
+        if tree[0] == "scalar":
+            ok = t == tree[1]
+        elif tree[0] == "named":
+            ok = t in ("struct", "enum") and target.get("name") == tree[1]
+        elif tree[0] in ("list", "set", "map"):
+            ok = t == tree[0]
+        else:
+            ok = False
+        return [] if ok else ["{}: a reference to a {} in a {} position".format(path, t, format_schema(tree))]
+
+    def check(tree, n, path):
+        t = n["type"]
+        if t == "ref":
+            target = targets.get(n.get("id"))
+            if target is None:
+                return ["{}: reference to id {!r}, which no value carries".format(path, n.get("id"))]
+            return shallow(tree, target, path)
+        kind = tree[0]
+        if kind == "any":
+            return []
+        if kind == "none":
+            return [] if t == "null" else ["{}: schema none but node is {}".format(path, t)]
+        if kind == "option":
+            return [] if t == "null" else check(tree[1], n, path)
+        if t == "null":
+            return ["{}: null in a non-optional {} position".format(path, format_schema(tree))]
+        if kind == "scalar":
+            return [] if t == tree[1] else ["{}: schema {} but node is {}".format(path, tree[1], t)]
+        if kind == "named":
+            name = tree[1]
+            if types is None or name not in types:
+                return ["{}: unknown type {}".format(path, name)]
+            if types.kind(name) == "enum" or t != "struct":
+                return _user_schema_errors(name, n, path, types)
+            if n.get("name") != name:
+                return ["{}: schema {} but node is struct {}".format(path, name, n.get("name"))]
+            expected = [f for f, _t, _g in types.fields(name)]
+            fields = n.get("fields")
+            if not isinstance(fields, dict) or list(fields) != expected:
+                return ["{}: struct {} needs the fields {} in this order".format(path, name, expected)]
+            out = []
+            for fname, ftree, _tag in types.fields(name):
+                out.extend(check(ftree, fields[fname], "{}.{}".format(path, fname)))
+            return out
+        if kind in ("list", "set"):
+            if t != kind:
+                return ["{}: schema {} but node is {}".format(path, kind, t)]
+            out = []
+            for i, item in enumerate(n["items"]):
+                out.extend(check(tree[1], item, "{}[{}]".format(path, i)))
+            return out
+        if kind == "map":
+            if t != "map":
+                return ["{}: schema map but node is {}".format(path, t)]
+            out = []
+            for i, (k, v) in enumerate(n["entries"]):
+                out.extend(check(tree[1], k, "{}[{}].key".format(path, i)))
+                out.extend(check(tree[2], v, "{}[{}].value".format(path, i)))
+            return out
+        return ["{}: bad schema {!r}".format(path, tree)]
+
+    return ref_node_errors(node) + check(schema, node, "$")
+
+
+def _strip_ref_keys(node, ignore):
+    """A leaf node without "ref_id" and the informative keys (for comparison)."""
+    return {k: v for k, v in node.items() if k != "ref_id" and k not in ignore}
+
+
+def ref_graph_diff(expected, got, ignore=("approx", "encoding")):
+    """Differences between two nodes with references, read as object graphs:
+    the same values, and the same sharing, whatever ids each side uses (a
+    bijection between the ids is built as the graphs are walked).  Set and
+    map order carries no meaning (which also changes which occurrence of a
+    shared value comes first on the wire: that is not a difference)."""
+    e_targets, g_targets = ref_targets(expected), ref_targets(got)
+    e2g, g2e, out = {}, {}, []
+
+    def resolve(n, targets):
+        if n["type"] == "ref":
+            return targets.get(n.get("id")), n.get("id")
+        return n, n.get("ref_id")
+
+    def leaf_key(n, targets):
+        n, _rid = resolve(n, targets)
+        if n is None or n["type"] in ("list", "set", "map", "struct"):
+            return None
+        return json.dumps(_strip_ref_keys(n, ignore), sort_keys=True)
+
+    def unordered(e_list, g_list, path, pairs):
+        # pairs: True for map entries [k, v]; False for set items
+        e_keys = [leaf_key(x[0] if pairs else x, e_targets) for x in e_list]
+        g_keys = [leaf_key(x[0] if pairs else x, g_targets) for x in g_list]
+        if None in e_keys or None in g_keys:
+            return False  # not comparable without order: compare in order
+        pool = {}
+        for key, x in zip(g_keys, g_list):
+            pool.setdefault(key, []).append(x)
+        for i, (key, x) in enumerate(zip(e_keys, e_list)):
+            candidates = pool.get(key)
+            if not candidates:
+                out.append("{}: no {} equal to expected {} {}".format(path, "key" if pairs else "element", i, key))
+                continue
+            y = candidates.pop(0)
+            if pairs:
+                eq(x[0], y[0], "{}[{}]<key>".format(path, i))
+                eq(x[1], y[1], "{}[{}]".format(path, i))
+            else:
+                eq(x, y, "{}{{{}}}".format(path, i))
+        return True
+
+    def eq(e, g, path):
+        e_node, e_id = resolve(e, e_targets)
+        g_node, g_id = resolve(g, g_targets)
+        if e_node is None or g_node is None:
+            out.append("{}: reference to an id no value carries".format(path))
+            return
+        if (e_id is None) != (g_id is None):
+            out.append("{}: expected {}, the peer wrote {}".format(
+                path, "an untracked value" if e_id is None else "a tracked value (ref id {})".format(e_id),
+                "an untracked value" if g_id is None else "a tracked value (ref id {})".format(g_id)))
+            return
+        if e_id is not None:
+            if e_id in e2g or g_id in g2e:
+                if e2g.get(e_id) != g_id or g2e.get(g_id) != e_id:
+                    out.append("{}: expected the object of ref id {} (peer id {}), the peer refers to its id {}".format(
+                        path, e_id, e2g.get(e_id), g_id))
+                return  # compared where it was first met (also ends cycles)
+            e2g[e_id], g2e[g_id] = g_id, e_id
+        t = e_node["type"]
+        if g_node["type"] != t:
+            out.append("{}: wire type {} expected, peer wrote {}".format(path, t, g_node["type"]))
+            return
+        if t == "struct":
+            if e_node.get("name") != g_node.get("name") or list(e_node["fields"]) != list(g_node["fields"]):
+                out.append("{}: expected struct {} {}, got {} {}".format(
+                    path, e_node.get("name"), list(e_node["fields"]), g_node.get("name"), list(g_node["fields"])))
+                return
+            for fname in e_node["fields"]:
+                eq(e_node["fields"][fname], g_node["fields"][fname], "{}.{}".format(path, fname))
+        elif t in ("list", "set", "map"):
+            what = "entries" if t == "map" else "items"
+            e_list, g_list = e_node[what], g_node[what]
+            if len(e_list) != len(g_list):
+                out.append("{}: expected {} {}, got {}".format(path, len(e_list), what, len(g_list)))
+                return
+            if t in ("set", "map") and unordered(e_list, g_list, path, t == "map"):
+                return
+            for i, (x, y) in enumerate(zip(e_list, g_list)):
+                if t == "map":
+                    eq(x[0], y[0], "{}[{}]<key>".format(path, i))
+                    eq(x[1], y[1], "{}[{}]".format(path, i))
+                else:
+                    eq(x, y, "{}[{}]".format(path, i))
+        else:
+            out.extend(nodes_equal_wire(_strip_ref_keys(e_node, ()), _strip_ref_keys(g_node, ()), path, ignore))
+
+    eq(expected, got, "$")
+    return out
+
+
+def refs_facts_errors(types):
+    """The stored facts of a vectors_refs/ type table against our own
+    computation and against pyfory: field order, fingerprint and hash with
+    Fory(ref=True, compatible=False), and the TypeDef with
+    Fory(ref=True, compatible=True)."""
+    fory = types.make_fory(REFS_SETTINGS_SAME)
+    problems = pyfory_facts_errors(types, fory)
+    for p in pyfory_compat_facts_errors(types, REFS_SETTINGS_COMPAT):
+        if p not in problems:
+            problems.append(p)
     return problems
