@@ -156,3 +156,17 @@ proptest! {
         let _ = Reader::new(&data).tagged_u64();
     }
 }
+
+#[test]
+fn varuint32_length_formula_matches_encoding_everywhere_it_changes() {
+    for shift in 0..32 {
+        for v in [(1u32 << shift) - 1, 1u32 << shift, (1u32 << shift) + 1] {
+            let b = written(|w| w.var_u32(v));
+            assert_eq!(b.len() as u32, fury::buffer::var_u32_len(v), "{v}");
+            assert_eq!(Reader::new(&b).var_u32().unwrap(), v);
+            let mut via64 = Vec::new();
+            Writer::new(&mut via64).var_u64(v as u64);
+            assert_eq!(b, via64, "{v}: 32- and 64-bit encoders agree");
+        }
+    }
+}

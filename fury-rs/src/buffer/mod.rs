@@ -6,4 +6,6 @@ mod reader;
 mod writer;
 
 pub use reader::Reader;
-pub use writer::{encode_var_u64, zigzag32, zigzag64, Writer, MAX_VARINT32_LEN, MAX_VARINT64_LEN};
+pub use writer::{
+    encode_var_u64, var_u32_len, zigzag32, zigzag64, Writer, MAX_VARINT32_LEN, MAX_VARINT64_LEN,
+};

@@ -221,6 +221,28 @@ impl<'a> Reader<'a> {
 
     /// The varuint64 cases of two bytes or more (and the errors).
     fn var_u64_multi(&mut self) -> Result<u64> {
+        if let Some(b) = self.data.get(self.pos..).and_then(|s| s.first_chunk::<9>()) {
+            let mut v: u64 = 0;
+            for (i, &byte) in b.iter().enumerate().take(8) {
+                v |= ((byte & 0x7f) as u64) << (7 * i);
+                if byte < 0x80 {
+                    if byte == 0 && i > 0 {
+                        break; // overlong: reported below
+                    }
+                    self.pos += i + 1;
+                    return Ok(v);
+                }
+            }
+            if b[8] != 0 && b[..8].iter().all(|&x| x >= 0x80) {
+                self.pos += 9;
+                return Ok(v | ((b[8] as u64) << 56));
+            }
+        }
+        self.var_u64_checked()
+    }
+
+    /// The byte-by-byte varint64 decoder, which also reports every malformed case.
+    fn var_u64_checked(&mut self) -> Result<u64> {
         let start = self.pos;
         let mut result: u64 = 0;
         let mut shift = 0u32;
@@ -245,6 +267,34 @@ impl<'a> Reader<'a> {
     /// Reads an unsigned varint32: at most 5 bytes, value below 2^32, minimal length.
     #[inline]
     pub fn var_u32(&mut self) -> Result<u32> {
+        // Fast path: five bytes are available, so no byte needs its own bounds check.
+        if let Some(b) = self.data.get(self.pos..).and_then(|s| s.first_chunk::<5>()) {
+            let mut v = b[0] as u32;
+            if v < 0x80 {
+                self.pos += 1;
+                return Ok(v);
+            }
+            v &= 0x7f;
+            for (i, &byte) in b.iter().enumerate().skip(1) {
+                let byte = byte as u32;
+                if i == 4 && byte > 0x0f {
+                    break; // too long or too large: the checked path reports it
+                }
+                v |= (byte & 0x7f) << (7 * i);
+                if byte < 0x80 {
+                    if byte == 0 {
+                        break; // overlong: reported below
+                    }
+                    self.pos += i + 1;
+                    return Ok(v);
+                }
+            }
+        }
+        self.var_u32_checked()
+    }
+
+    /// The byte-by-byte varint32 decoder, which also reports every malformed case.
+    fn var_u32_checked(&mut self) -> Result<u32> {
         let first = self.peek_u8()?;
         if first < 0x80 {
             self.pos += 1;

@@ -34,6 +34,15 @@ pub fn zigzag64(v: i64) -> u64 {
     ((v << 1) ^ (v >> 63)) as u64
 }
 
+/// Bytes an unsigned varint32 takes (1 to 5).
+#[inline]
+pub fn var_u32_len(v: u32) -> u32 {
+    // 7 payload bits per byte; a zero still takes one byte.
+    let bits = 32 - (v | 1).leading_zeros();
+    // ceil(bits / 7) for bits in 1..=32, without a division.
+    (bits * 9 + 64) >> 6
+}
+
 /// Encodes `v` as an unsigned varint64 into `out`, returning the number of bytes used.
 ///
 /// Groups of 7 bits, low first, with the high bit of each byte marking a continuation; the
@@ -158,9 +167,21 @@ impl<'a> Writer<'a> {
     pub fn var_u32(&mut self, v: u32) {
         if v < 0x80 {
             self.buf.push(v as u8);
-        } else {
-            self.var_u64(v as u64);
+            return;
         }
+        // Branch-free: spread the 7-bit groups over the bytes of a u64, mark the
+        // continuation bit of all but the last used byte, append 8 bytes, keep `n`.
+        let x = v as u64;
+        let spread = (x & 0x7f)
+            | ((x & 0x3f80) << 1)
+            | ((x & 0x1f_c000) << 2)
+            | ((x & 0x0fe0_0000) << 3)
+            | ((x & 0xf000_0000) << 4);
+        let n = var_u32_len(v);
+        let cont = 0x80_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
+        let len = self.buf.len();
+        self.buf.extend_from_slice(&(spread | cont).to_le_bytes());
+        self.buf.truncate(len + n as usize);
     }
 
     /// Appends a zigzag signed varint32.
@@ -178,7 +199,11 @@ impl<'a> Writer<'a> {
         }
         let mut tmp = [0u8; MAX_VARINT64_LEN];
         let n = encode_var_u64(v, &mut tmp);
-        self.buf.extend_from_slice(&tmp[..n]);
+        // Appending the whole fixed-size array and cutting it back compiles to a few stores;
+        // a variable-length slice would cost a call to memcpy.
+        let len = self.buf.len();
+        self.buf.extend_from_slice(&tmp);
+        self.buf.truncate(len + n);
     }
 
     /// Appends a zigzag signed varint64.

@@ -77,7 +77,7 @@ pub trait Serialize {
 
     /// Writes the payload where the reader declared the type (a struct field, or inside a
     /// container that is): containers then skip the element type info.
-    #[inline]
+    #[inline(always)]
     fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
         self.write_data(ctx)
     }

@@ -158,7 +158,7 @@ pub fn check_user_kind<T: FuryObject>(ctx: &ReadContext, id: TypeId) -> Result<(
 
 /// Writes one struct field: a null flag if the field is nullable, the type info if its type
 /// needs it in a declared position (named structs, dynamic values), then the payload.
-#[inline]
+#[inline(always)]
 pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
     if F::FIELD_NULLABLE {
         if v.is_null() {
@@ -206,7 +206,7 @@ pub fn read_ref_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
 }
 
 /// Reads one struct field written by [`write_field`].
-#[inline]
+#[inline(always)]
 pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
     if F::FIELD_NULLABLE {
         let item = super::Typed::<F>::new();
@@ -221,7 +221,7 @@ pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
     read_field_body(ctx)
 }
 
-#[inline]
+#[inline(always)]
 fn read_field_body<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
     if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
         let id = super::read_type_info::<F>(ctx)?;

@@ -88,7 +88,7 @@ macro_rules! primitive {
             const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
             const MAX_SIZE: usize = $max;
 
-            #[inline]
+            #[inline(always)]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 let $w = &mut ctx.writer;
                 let $v = *self;
@@ -103,7 +103,7 @@ macro_rules! primitive {
         }
 
         impl Deserialize for $t {
-            #[inline]
+            #[inline(always)]
             fn read_data(ctx: &mut ReadContext) -> Result<Self> {
                 let $r = &mut ctx.reader;
                 $read
