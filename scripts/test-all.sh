@@ -5,7 +5,8 @@
 #   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
 #      expected values;
-#   4. a regeneration of every vector with the pinned pyfory, compared with the committed files
+#   4. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
+#   5. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
@@ -38,9 +39,19 @@ echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (compatible mode and schem
 "$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-compat.json \
   --vectors conformance/vectors_compat --allow-skipped
 
+echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (reference tracking, shared and cyclic graphs)"
+# --allow-skipped: vectors holding structs are checked by typed tests (fury-rs/tests/refs.rs).
+"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-refs.json \
+  --vectors conformance/vectors_refs --allow-skipped
+
+echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
+cargo bench --quiet -p fury-benches --no-run
+cargo run --quiet --release -p fury-benches --bin report -- --smoke
+
 echo "== the committed vectors are what pinned pyfory writes, and the Rust mirrors are current"
 "$venv/bin/python" conformance/generate.py --check
 "$venv/bin/python" conformance/gen_meta_strings.py --check
 "$venv/bin/python" conformance/generate_structs.py --check
 "$venv/bin/python" conformance/generate_compat.py --check
+"$venv/bin/python" conformance/generate_refs.py --check
 "$venv/bin/python" conformance/gen_rust_mirrors.py --check

@@ -57,6 +57,12 @@ pub fn node_to_value(node: &Json) -> R<Value> {
     let i = || int_str(node, "value");
     Ok(match ty {
         "null" => Value::Null,
+        "ref" => Value::Ref(
+            node["id"]
+                .as_u64()
+                .and_then(|i| u32::try_from(i).ok())
+                .ok_or_else(|| format!("ref node {node}"))?,
+        ),
         "bool" => Value::Bool(
             node["value"]
                 .as_bool()

@@ -46,6 +46,14 @@ pub struct Options {
     pub ref_tracking: bool,
 }
 
+/// The TypeDef that bodies of one local type currently follow, with the read plan resolved
+/// for it (so a list of structs resolves its plan once, not per element).
+struct CurrentDef {
+    key: std::any::TypeId,
+    def: Arc<RemoteTypeDef>,
+    plan: Option<(bool, Option<Arc<crate::serializer::compatible::ReadPlan>>)>,
+}
+
 /// What a reference id stands for while reading.
 pub enum RefSlot {
     /// Reserved; the value is still being read.
@@ -69,6 +77,7 @@ pub struct WriteContext<'a> {
     shared_types: Vec<std::any::TypeId>,
     next_ref: u32,
     seen: Option<std::collections::HashMap<usize, u32>>,
+    ref_types: Vec<u8>,
 }
 
 impl<'a> WriteContext<'a> {
@@ -86,6 +95,7 @@ impl<'a> WriteContext<'a> {
             shared_types: Vec::new(),
             next_ref: 0,
             seen: None,
+            ref_types: Vec::new(),
         }
     }
 
@@ -131,6 +141,29 @@ impl<'a> WriteContext<'a> {
         let id = self.next_ref;
         self.next_ref += 1;
         id
+    }
+
+    /// The next reference id to be assigned.
+    #[inline]
+    pub fn peek_ref_id(&self) -> u32 {
+        self.next_ref
+    }
+
+    /// Records the type id of the value that took reference id `id` (dynamic values, so a
+    /// later back reference can name its type).
+    pub fn set_ref_type(&mut self, id: u32, type_id: u8) {
+        let i = id as usize;
+        if self.ref_types.len() <= i {
+            self.ref_types.resize(i + 1, 0);
+        }
+        if let Some(t) = self.ref_types.get_mut(i) {
+            *t = type_id;
+        }
+    }
+
+    /// The type id recorded for reference id `id`.
+    pub fn ref_type(&self, id: u32) -> Option<u8> {
+        self.ref_types.get(id as usize).copied()
     }
 
     /// For a shared pointer at `addr`: `Ok(id)` if it was written before in this stream,
@@ -200,7 +233,7 @@ pub struct ReadContext<'a> {
     meta_strings: MetaStringReadState<'a>,
     typedef_cache: &'a TypeDefCache,
     typedefs: Vec<Arc<RemoteTypeDef>>,
-    current: Vec<(std::any::TypeId, Arc<RemoteTypeDef>)>,
+    current: Vec<CurrentDef>,
     refs: Vec<RefSlot>,
 }
 
@@ -328,9 +361,18 @@ impl<'a> ReadContext<'a> {
 
     /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
     pub fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
-        match self.current.iter_mut().find(|(k, _)| *k == key) {
-            Some(slot) => slot.1 = def,
-            None => self.current.push((key, def)),
+        match self.current.iter_mut().find(|c| c.key == key) {
+            Some(slot) => {
+                if !Arc::ptr_eq(&slot.def, &def) {
+                    slot.def = def;
+                    slot.plan = None;
+                }
+            }
+            None => self.current.push(CurrentDef {
+                key,
+                def,
+                plan: None,
+            }),
         }
     }
 
@@ -338,8 +380,34 @@ impl<'a> ReadContext<'a> {
     pub fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
         self.current
             .iter()
-            .find(|(k, _)| *k == key)
-            .map(|(_, d)| d.clone())
+            .find(|c| c.key == key)
+            .map(|c| c.def.clone())
+    }
+
+    /// The read plan resolved for `key`'s current TypeDef and `compress_int`, if any:
+    /// `Some(None)` means "read as the local schema".
+    pub(crate) fn cached_plan(
+        &self,
+        key: std::any::TypeId,
+        compress_int: bool,
+    ) -> Option<Option<Arc<crate::serializer::compatible::ReadPlan>>> {
+        let c = self.current.iter().find(|c| c.key == key)?;
+        match &c.plan {
+            Some((compress, plan)) if *compress == compress_int => Some(plan.clone()),
+            _ => None,
+        }
+    }
+
+    /// Remembers the plan resolved for `key`'s current TypeDef.
+    pub(crate) fn cache_plan(
+        &mut self,
+        key: std::any::TypeId,
+        compress_int: bool,
+        plan: Option<Arc<crate::serializer::compatible::ReadPlan>>,
+    ) {
+        if let Some(c) = self.current.iter_mut().find(|c| c.key == key) {
+            c.plan = Some((compress_int, plan));
+        }
     }
 
     /// The registered user types.

@@ -37,10 +37,8 @@ where
                 has_null = true;
                 continue;
             }
-            if item.is_back_ref() {
-                has_back_ref = true;
-                continue;
-            }
+            // A dynamic back reference shares the type of the value it names.
+            has_back_ref |= item.is_back_ref();
             match first {
                 None => first = Some(item),
                 Some(f) => same = same && f.same_type(item),
@@ -81,7 +79,9 @@ where
         }
     }
     for item in items {
-        if (track || has_null) && item.write_ref_flag(ctx, track)? {
+        // In a tracked list, values of untracked kinds (numbers, strings) still get NOT_NULL,
+        // as pyfory writes them in mixed lists.
+        if (track || has_null) && item.write_ref_flag(ctx, track && item.is_ref_type())? {
             continue;
         }
         if !same {

@@ -9,6 +9,7 @@ use super::{read_type_info, Deserialize};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
+use crate::resolver::RemoteTypeDef;
 use crate::types::{RefFlag, TypeId};
 use crate::value::Value;
 use std::sync::Arc;
@@ -171,13 +172,27 @@ pub fn build_plan(remote: &[FieldInfo], local: &[FieldInfo], rust_name: &str) ->
 /// The plan for the next body of `T`: `None` when no remote TypeDef was read for `T` (the
 /// local schema applies) or when the remote TypeDef equals the local one.
 pub fn plan_for<T: FuryObject>(
-    ctx: &ReadContext,
+    ctx: &mut ReadContext,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
     let key = std::any::TypeId::of::<T>();
+    if let Some(plan) = ctx.cached_plan(key, compress_int) {
+        return Ok(plan);
+    }
     let Some(remote) = ctx.current_typedef(key) else {
         return Ok(None);
     };
+    let plan = resolve_plan::<T>(ctx, &remote, compress_int)?;
+    ctx.cache_plan(key, compress_int, plan.clone());
+    Ok(plan)
+}
+
+fn resolve_plan<T: FuryObject>(
+    ctx: &ReadContext,
+    remote: &RemoteTypeDef,
+    compress_int: bool,
+) -> Result<Option<Arc<ReadPlan>>> {
+    let key = std::any::TypeId::of::<T>();
     let entry = ctx.registry().entry::<T>()?;
     let local = entry.local_typedef(ctx.registry(), compress_int)?;
     if local.header == remote.def.header {

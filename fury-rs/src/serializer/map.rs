@@ -152,7 +152,8 @@ fn write_null_pair<K: Serialize, V: Serialize>(
 
 /// Flag, type info and payload of the present side of a null pair.
 fn write_lone<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Result<()> {
-    if x.write_ref_flag(ctx, x.is_ref_type())? {
+    // pyfory tracks the present side of a null pair whatever its kind.
+    if x.write_ref_flag(ctx, true)? {
         return Ok(());
     }
     x.write_type_info(ctx)?;

@@ -17,6 +17,7 @@ fn bad_nanos(at: usize, nanos: i64) -> Error {
 
 impl Serialize for Duration {
     const TYPE_ID: TypeId = TypeId::Duration;
+    const REF_TYPE: bool = true;
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -46,6 +47,7 @@ impl Deserialize for Duration {
 
 impl Serialize for std::time::Duration {
     const TYPE_ID: TypeId = TypeId::Duration;
+    const REF_TYPE: bool = true;
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -77,6 +79,7 @@ impl Deserialize for std::time::Duration {
 
 impl Serialize for Timestamp {
     const TYPE_ID: TypeId = TypeId::Timestamp;
+    const REF_TYPE: bool = true;
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -106,6 +109,7 @@ impl Deserialize for Timestamp {
 
 impl Serialize for std::time::SystemTime {
     const TYPE_ID: TypeId = TypeId::Timestamp;
+    const REF_TYPE: bool = true;
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -137,6 +141,7 @@ impl Deserialize for std::time::SystemTime {
 
 impl Serialize for Date {
     const TYPE_ID: TypeId = TypeId::Date;
+    const REF_TYPE: bool = true;
 
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {

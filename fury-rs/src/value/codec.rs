@@ -18,7 +18,12 @@ impl Serialize for Value {
 
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
-        ctx.writer.u8(self.type_id() as u8);
+        let id = match self {
+            // A back reference carries the type of the value it names.
+            Value::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
+            other => other.type_id() as u8,
+        };
+        ctx.writer.u8(id);
         Ok(())
     }
 
@@ -49,7 +54,9 @@ impl Serialize for Value {
 
     #[inline]
     fn same_type(&self, other: &Self) -> bool {
-        self.type_id() == other.type_id()
+        matches!(self, Value::Ref(_))
+            || matches!(other, Value::Ref(_))
+            || self.type_id() == other.type_id()
     }
 
     #[inline]
@@ -59,9 +66,18 @@ impl Serialize for Value {
 
     #[inline]
     fn is_ref_type(&self) -> bool {
+        // The kinds pyfory tracks with reference tracking on.
         matches!(
             self,
-            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Struct(_)
+            Value::List(_)
+                | Value::Set(_)
+                | Value::Map(_)
+                | Value::Struct(_)
+                | Value::Ref(_)
+                | Value::Binary(_)
+                | Value::Date(_)
+                | Value::Timestamp(_)
+                | Value::Duration(_)
         )
     }
 
@@ -71,7 +87,12 @@ impl Serialize for Value {
             ctx.writer.var_u32(*id);
             return Ok(true);
         }
-        crate::serializer::refs::write_plain_flag(self.is_null(), track, ctx)
+        let id = ctx.peek_ref_id();
+        let done = crate::serializer::refs::write_plain_flag(self.is_null(), track, ctx)?;
+        if ctx.peek_ref_id() != id {
+            ctx.set_ref_type(id, self.type_id() as u8);
+        }
+        Ok(done)
     }
 }
 
