@@ -5,13 +5,21 @@ use std::hint::black_box;
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "ser".into());
     let fury = fury_benches::peers::fury_rs(false, false);
-    let v = values::numeric_struct(1);
-    let bytes = fury.serialize(&v).unwrap();
+    let which = std::env::args().nth(2).unwrap_or_else(|| "numeric".into());
+    match which.as_str() {
+        "users" => run(&fury, &mode, &values::user_model_list(100)),
+        "media" => run(&fury, &mode, &values::media_content(1)),
+        _ => run(&fury, &mode, &values::numeric_struct(1)),
+    }
+}
+
+fn run<T: fury::Serialize + fury::Deserialize>(fury: &fury::Fury, mode: &str, v: &T) {
+    let bytes = fury.serialize(v).unwrap();
     let mut out = Vec::with_capacity(256);
-    for _ in 0..200_000 {
+    for _ in 0..20_000 {
         if mode == "ser" {
             out.clear();
-            fury.serialize_into(black_box(&v), &mut out).unwrap();
+            fury.serialize_into(black_box(v), &mut out).unwrap();
             black_box(&out);
         } else {
             black_box(
