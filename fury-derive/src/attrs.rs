@@ -38,8 +38,23 @@ pub struct VariantAttrs {
 fn fury_metas(attrs: &[Attribute]) -> syn::Result<Vec<Meta>> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("fury")) {
-        let nested = attr.parse_args_with(
+        // `ref` is a keyword, which a meta path cannot hold: read it as `track_ref`.
+        let tokens: proc_macro2::TokenStream = attr
+            .meta
+            .require_list()?
+            .tokens
+            .clone()
+            .into_iter()
+            .map(|t| match t {
+                proc_macro2::TokenTree::Ident(i) if i == "ref" => {
+                    proc_macro2::TokenTree::Ident(proc_macro2::Ident::new("track_ref", i.span()))
+                }
+                other => other,
+            })
+            .collect();
+        let nested = syn::parse::Parser::parse2(
             syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated,
+            tokens,
         )?;
         out.extend(nested);
     }
@@ -112,8 +127,8 @@ pub fn field_attrs(attrs: &[Attribute]) -> syn::Result<FieldAttrs> {
             ("rename", Meta::NameValue(nv)) => out.rename = Some(lit_str(&nv.value)?),
             ("skip", Meta::Path(_)) => out.skip = true,
             ("nullable", Meta::Path(_)) => out.nullable = true,
-            ("ref", Meta::Path(_)) => out.track_ref = true,
-            ("ref", Meta::NameValue(nv)) => {
+            ("track_ref", Meta::Path(_)) => out.track_ref = true,
+            ("track_ref", Meta::NameValue(nv)) => {
                 out.track_ref = match &nv.value {
                     Expr::Lit(ExprLit {
                         lit: Lit::Bool(b), ..

@@ -289,6 +289,11 @@ impl<'a> ReadContext<'a> {
         }
     }
 
+    /// The slot of reference id `slot`, whatever it holds.
+    pub fn ref_slot_raw(&self, slot: usize) -> Option<&RefSlot> {
+        self.refs.get(slot)
+    }
+
     /// What reference id `id` stands for, or the error for a back reference that cannot be
     /// resolved (unknown id, a value still being read, or one Rust cannot share).
     pub fn ref_slot(&self, id: u32, at: usize) -> Result<&RefSlot> {

@@ -175,3 +175,116 @@ fn reference_bombs_stay_small() {
     let typed: Vec<Rc<List<i64>>> = fury.deserialize(&b2).unwrap();
     assert!(Rc::ptr_eq(&typed[0], &typed[n as usize - 1]));
 }
+
+// @dataclass class Node: value: pyfory.Int32
+//     next: Optional["Node"] = pyfory.field(ref=True, nullable=True)      (type_id=300)
+#[derive(FuryObject, Debug)]
+#[fury(id = 300)]
+struct Node {
+    value: i32,
+    #[fury(ref)]
+    next: Option<Rc<std::cell::RefCell<Node>>>,
+}
+
+#[test]
+fn a_struct_pointing_to_itself_round_trips_as_a_cycle() {
+    // n = Node(value=1, next=None); n.next = n      (vector refs/same_schema/node/self)
+    let py = unhex("01 00 1b ac 02 49 f9 6b 19 02 fe 00");
+    let mut fury = tracking();
+    fury.register::<Node>().unwrap();
+    let n = Rc::new(std::cell::RefCell::new(Node {
+        value: 1,
+        next: None,
+    }));
+    n.borrow_mut().next = Some(n.clone());
+    assert_eq!(fury.serialize(&n).unwrap(), py);
+    let back: Rc<std::cell::RefCell<Node>> = fury.deserialize(&py).unwrap();
+    let next = back.borrow().next.clone().expect("next is set");
+    assert!(
+        Rc::ptr_eq(&back, &next),
+        "the cycle closes on the same allocation"
+    );
+    assert_eq!(back.borrow().value, 1);
+    // break the cycles so the test does not leak
+    n.borrow_mut().next = None;
+    back.borrow_mut().next = None;
+    // compatible mode, same graph (vector refs/compatible/node/self)
+    let py = unhex(
+        "01 00 1c 00 0e f0 4f 7c 91 45 6e 7c c2 ac 02 4c 05 d4 0b a1 00 4b 1c 34 97 98 02 fe 00",
+    );
+    let mut compat = Fury::builder().ref_tracking(true).compatible(true).build();
+    compat.register::<Node>().unwrap();
+    let back: Rc<std::cell::RefCell<Node>> = compat.deserialize(&py).unwrap();
+    let next = back.borrow().next.clone().expect("next is set");
+    assert!(Rc::ptr_eq(&back, &next));
+    assert_eq!(compat.serialize(&back).unwrap(), py);
+    back.borrow_mut().next = None;
+}
+
+#[test]
+fn a_chain_without_sharing() {
+    // Node(value=2, next=Node(value=3, next=None))      (refs/same_schema/node/chain)
+    let py = unhex("01 00 1b ac 02 49 f9 6b 19 04 00 49 f9 6b 19 06 fd");
+    let mut fury = tracking();
+    fury.register::<Node>().unwrap();
+    let n = Rc::new(std::cell::RefCell::new(Node {
+        value: 2,
+        next: Some(Rc::new(std::cell::RefCell::new(Node {
+            value: 3,
+            next: None,
+        }))),
+    }));
+    assert_eq!(fury.serialize(&n).unwrap(), py);
+    let back: Rc<std::cell::RefCell<Node>> = fury.deserialize(&py).unwrap();
+    assert_eq!(back.borrow().next.as_ref().unwrap().borrow().value, 3);
+}
+
+// @dataclass class TreeParent: name: str; children: List["TreeChild"]      (type_id=301)
+// @dataclass class TreeChild: name: str; parent: TreeParent = pyfory.field(ref=True)  (302)
+#[derive(FuryObject, Debug)]
+#[fury(id = 301)]
+struct TreeParent {
+    name: String,
+    children: Vec<TreeChild>,
+}
+
+#[derive(FuryObject, Debug)]
+#[fury(id = 302)]
+struct TreeChild {
+    name: String,
+    #[fury(ref)]
+    parent: std::rc::Weak<std::cell::RefCell<TreeParent>>,
+}
+
+#[test]
+fn children_point_back_to_their_parent_through_weak_links() {
+    // p = TreeParent("p", []); p.children = [TreeChild("a", p), TreeChild("b", p)]
+    // (vector refs/same_schema/tree/two_children)
+    let py = unhex(
+        "01 00 1b ad 02 b7 4f ab b9 02 09 1b ae 02 00 33 b5 4d 4f 04 61 fe 00 00 33 b5 4d 4f \
+         04 62 fe 00 04 70",
+    );
+    let mut fury = tracking();
+    fury.register::<TreeParent>().unwrap();
+    fury.register::<TreeChild>().unwrap();
+    let p = Rc::new(std::cell::RefCell::new(TreeParent {
+        name: "p".into(),
+        children: vec![],
+    }));
+    for name in ["a", "b"] {
+        let child = TreeChild {
+            name: name.into(),
+            parent: Rc::downgrade(&p),
+        };
+        p.borrow_mut().children.push(child);
+    }
+    assert_eq!(fury.serialize(&p).unwrap(), py);
+    let back: Rc<std::cell::RefCell<TreeParent>> = fury.deserialize(&py).unwrap();
+    let b = back.borrow();
+    assert_eq!(b.children.len(), 2);
+    for c in &b.children {
+        let parent = c.parent.upgrade().expect("parent alive");
+        assert!(Rc::ptr_eq(&parent, &back));
+    }
+    assert_eq!(Rc::strong_count(&back), 1, "weak links keep no cycle alive");
+}

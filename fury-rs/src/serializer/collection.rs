@@ -115,8 +115,10 @@ pub trait ItemReader {
     fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Self::Out>;
     /// The item a back reference to id `id` (read at `at`) stands for.
     fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Self::Out>;
-    /// Records a freshly read item under reference slot `slot`.
-    fn keep_ref(&self, ctx: &mut ReadContext, v: &Self::Out, slot: usize);
+    /// A REF_VALUE flag was read for an item about to be read into slot `slot`.
+    fn begin_ref(&self, ctx: &mut ReadContext, slot: usize);
+    /// Records a freshly read item under reference slot `slot`, returning the item to use.
+    fn keep_ref(&self, ctx: &mut ReadContext, v: Self::Out, slot: usize) -> Self::Out;
 }
 
 /// Reads items as the static type `T`.
@@ -162,7 +164,12 @@ impl<T: Deserialize> ItemReader for Typed<T> {
     }
 
     #[inline]
-    fn keep_ref(&self, ctx: &mut ReadContext, v: &T, slot: usize) {
+    fn begin_ref(&self, ctx: &mut ReadContext, slot: usize) {
+        T::begin_ref(ctx, slot)
+    }
+
+    #[inline]
+    fn keep_ref(&self, ctx: &mut ReadContext, v: T, slot: usize) -> T {
         v.keep_ref(ctx, slot)
     }
 }

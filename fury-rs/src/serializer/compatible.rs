@@ -312,7 +312,9 @@ impl ItemReader for DeclaredValue<'_> {
         Value::from_ref(ctx, id, at)
     }
 
-    fn keep_ref(&self, ctx: &mut ReadContext, v: &Value, slot: usize) {
+    fn begin_ref(&self, _ctx: &mut ReadContext, _slot: usize) {}
+
+    fn keep_ref(&self, ctx: &mut ReadContext, v: Value, slot: usize) -> Value {
         v.keep_ref(ctx, slot)
     }
 

@@ -251,11 +251,35 @@ pub trait Deserialize: Serialize + Sized {
         ))
     }
 
-    /// Records this freshly read value under reference slot `slot` (shared pointers keep a
-    /// handle so later back references share it; other types leave the slot plain).
+    /// Called when a REF_VALUE flag for this type was read, before its value: shared
+    /// pointers to cells install a placeholder, so references from inside the value (cycles)
+    /// resolve to the final allocation.
     #[inline]
-    fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+    fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+        let _ = (ctx, slot);
+    }
+
+    /// Records this freshly read value under reference slot `slot` and returns the value to
+    /// use (shared pointers keep a handle so later back references share it, or fill the
+    /// placeholder of [`Deserialize::begin_ref`]; other types leave the slot plain).
+    #[inline]
+    fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
         ctx.set_ref(slot, crate::context::RefSlot::Plain);
+        self
+    }
+
+    /// A value that can be created before its content is read and filled in afterwards
+    /// (cells); `None` for other types.
+    #[inline]
+    fn placeholder() -> Option<Self> {
+        None
+    }
+
+    /// Moves `from`'s content into this placeholder.
+    #[inline]
+    fn fill(&self, from: Self) -> Result<()> {
+        let _ = from;
+        Ok(())
     }
 
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.
@@ -399,10 +423,17 @@ impl<T: Deserialize> Deserialize for Option<T> {
         T::from_ref(ctx, id, at).map(Some)
     }
 
-    fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+    fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+        T::begin_ref(ctx, slot)
+    }
+
+    fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
         match self {
-            Some(v) => v.keep_ref(ctx, slot),
-            None => ctx.set_ref(slot, crate::context::RefSlot::Plain),
+            Some(v) => Some(v.keep_ref(ctx, slot)),
+            None => {
+                ctx.set_ref(slot, crate::context::RefSlot::Plain);
+                None
+            }
         }
     }
 
@@ -499,8 +530,12 @@ impl<T: Deserialize> Deserialize for Box<T> {
         T::from_ref(ctx, id, at).map(Box::new)
     }
 
-    fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
-        (**self).keep_ref(ctx, slot)
+    fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+        T::begin_ref(ctx, slot)
+    }
+
+    fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+        Box::new((*self).keep_ref(ctx, slot))
     }
 
     #[inline]

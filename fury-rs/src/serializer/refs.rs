@@ -57,7 +57,11 @@ pub fn read_flag<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Flagg
     match ctx.ref_flag()? {
         RefFlag::Null => Ok(Flagged::Done(item.null(ctx)?)),
         RefFlag::NotNull => Ok(Flagged::Read(None)),
-        RefFlag::RefValue => Ok(Flagged::Read(Some(ctx.reserve_ref()))),
+        RefFlag::RefValue => {
+            let slot = ctx.reserve_ref();
+            item.begin_ref(ctx, slot);
+            Ok(Flagged::Read(Some(slot)))
+        }
         RefFlag::Ref => {
             let at = ctx.reader.position();
             let id = ctx.reader.var_u32()?;
@@ -74,10 +78,10 @@ pub fn finish<R: ItemReader>(
     v: R::Out,
     slot: Option<usize>,
 ) -> R::Out {
-    if let Some(slot) = slot {
-        item.keep_ref(ctx, &v, slot);
+    match slot {
+        Some(slot) => item.keep_ref(ctx, v, slot),
+        None => v,
     }
-    v
 }
 
 macro_rules! shared_pointer {
@@ -187,8 +191,28 @@ macro_rules! shared_pointer {
                 }
             }
 
-            fn keep_ref(&self, ctx: &mut ReadContext, slot: usize) {
+            /// For a cell type, a placeholder allocation is registered before the content is
+            /// read, so a reference from inside (a cycle) resolves to it.
+            fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+                if let Some(p) = T::placeholder() {
+                    ctx.set_ref(slot, RefSlot::$slot($ptr::new(p)));
+                }
+            }
+
+            fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+                let placeholder = match ctx.ref_slot_raw(slot) {
+                    Some(RefSlot::$slot(any)) => any.clone().downcast::<T>().ok(),
+                    _ => None,
+                };
+                if let Some(p) = placeholder {
+                    // Move the content into the allocation that inner references already hold.
+                    if let Ok(content) = $ptr::try_unwrap(self) {
+                        let _ = (*p).fill(content);
+                    }
+                    return p;
+                }
                 ctx.set_ref(slot, RefSlot::$slot(self.clone()));
+                self
             }
         }
     };
@@ -196,3 +220,202 @@ macro_rules! shared_pointer {
 
 shared_pointer!(Rc, Rc, + 'static);
 shared_pointer!(Arc, Arc, + Send + Sync + 'static);
+
+/// The error for a cell that is already borrowed mutably while being written.
+fn busy<T>() -> Error {
+    Error::new(ErrorKind::Invalid {
+        what: format!(
+            "{} is borrowed mutably while being serialized",
+            std::any::type_name::<T>()
+        ),
+    })
+}
+
+macro_rules! cell {
+    ($cell:ident, $borrow:ident, $borrow_mut:ident, $new:expr, $into:expr, $($bound:tt)*) => {
+        impl<T: Serialize $($bound)*> Serialize for $cell<T> {
+            const TYPE_ID: TypeId = T::TYPE_ID;
+            const NULLABLE: bool = T::NULLABLE;
+            const POLYMORPHIC: bool = T::POLYMORPHIC;
+            const REF_TYPE: bool = T::REF_TYPE;
+
+            fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
+                self.$borrow().map_err(|_| busy::<Self>())?.write_type_info(ctx)
+            }
+
+            fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+                T::write_static_type_info(ctx)
+            }
+
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                self.$borrow().map_err(|_| busy::<Self>())?.write_data(ctx)
+            }
+
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                self.$borrow().map_err(|_| busy::<Self>())?.write_declared(ctx)
+            }
+
+            fn needs_type_info(registry: &Registry) -> bool {
+                T::needs_type_info(registry)
+            }
+
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+                T::field_type(registry, compatible)
+            }
+        }
+
+        impl<T: Deserialize $($bound)*> Deserialize for $cell<T> {
+            fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+                T::read_type_info_rest(ctx, id)
+            }
+
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                T::read_data(ctx).map($new)
+            }
+
+            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+                T::read_typed(ctx, id).map($new)
+            }
+
+            fn null() -> Option<Self> {
+                T::null().map($new)
+            }
+
+            fn missing() -> Option<Self> {
+                T::missing().map($new)
+            }
+
+            /// A cell can stand in for its value before the value is read (cycles).
+            fn placeholder() -> Option<Self> {
+                T::missing().map($new)
+            }
+
+            fn fill(&self, from: Self) -> Result<()> {
+                let value = $into(from)?;
+                let mut slot = self.$borrow_mut().map_err(|_| busy::<Self>())?;
+                *slot = value;
+                Ok(())
+            }
+        }
+    };
+}
+
+cell!(
+    RefCell,
+    try_borrow,
+    try_borrow_mut,
+    std::cell::RefCell::new,
+    |c: std::cell::RefCell<T>| Ok::<T, Error>(c.into_inner()),
+    + 'static
+);
+cell!(
+    Mutex,
+    lock,
+    lock,
+    std::sync::Mutex::new,
+    |m: std::sync::Mutex<T>| m.into_inner().map_err(|_| busy::<std::sync::Mutex<T>>()),
+    + Send + 'static
+);
+
+macro_rules! weak_pointer {
+    ($weak:ident, $strong:ident, $($bound:tt)*) => {
+        /// A weak pointer is written as the value it points to (a back reference when that
+        /// value was written before, as in a child's link to its parent); a dangling one as
+        /// null. It reads back as a downgrade of the shared value.
+        impl<T: Serialize $($bound)*> Serialize for $weak<T> {
+            const TYPE_ID: TypeId = T::TYPE_ID;
+            const NULLABLE: bool = true;
+            const POLYMORPHIC: bool = T::POLYMORPHIC;
+            const REF_TYPE: bool = true;
+
+            fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
+                match self.upgrade() {
+                    Some(s) => s.write_type_info(ctx),
+                    None => T::write_static_type_info(ctx),
+                }
+            }
+
+            fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+                T::write_static_type_info(ctx)
+            }
+
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                match self.upgrade() {
+                    Some(s) => s.write_data(ctx),
+                    None => Ok(()),
+                }
+            }
+
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                match self.upgrade() {
+                    Some(s) => s.write_declared(ctx),
+                    None => Ok(()),
+                }
+            }
+
+            fn is_null(&self) -> bool {
+                self.strong_count() == 0
+            }
+
+            fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+                match self.upgrade() {
+                    Some(s) => s.write_ref_flag(ctx, track),
+                    None => write_plain_flag(true, track, ctx),
+                }
+            }
+
+            fn needs_type_info(registry: &Registry) -> bool {
+                T::needs_type_info(registry)
+            }
+
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+                T::field_type(registry, compatible)
+            }
+        }
+
+        impl<T: Deserialize $($bound)*> Deserialize for $weak<T> {
+            fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+                T::read_type_info_rest(ctx, id)
+            }
+
+            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+                <$strong<T>>::read_data(ctx).map(|s| $strong::downgrade(&s))
+            }
+
+            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+                <$strong<T>>::read_typed(ctx, id).map(|s| $strong::downgrade(&s))
+            }
+
+            fn null() -> Option<Self> {
+                Some($weak::new())
+            }
+
+            fn missing() -> Option<Self> {
+                Some($weak::new())
+            }
+
+            fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+                <$strong<T>>::from_ref(ctx, id, at).map(|s| $strong::downgrade(&s))
+            }
+
+            fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+                <$strong<T>>::begin_ref(ctx, slot)
+            }
+
+            fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+                match self.upgrade() {
+                    Some(s) => $strong::downgrade(&s.keep_ref(ctx, slot)),
+                    None => self,
+                }
+            }
+        }
+    };
+}
+
+weak_pointer!(RcWeak, Rc, + 'static);
+weak_pointer!(ArcWeak, Arc, + Send + Sync + 'static);
+
+use std::cell::RefCell;
+use std::rc::Weak as RcWeak;
+use std::sync::Mutex;
+use std::sync::Weak as ArcWeak;
