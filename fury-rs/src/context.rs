@@ -6,6 +6,7 @@ use crate::meta::typedef::{TypeDef, TypeDefLimits};
 use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
 use crate::resolver::{Registry, RemoteTypeDef, TypeDefCache};
 use crate::types::{RefFlag, TypeId};
+use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Counts nesting levels against a limit, so that deep input is an error and not a stack
@@ -74,7 +75,7 @@ pub struct WriteContext<'a> {
     options: Options,
     depth: Depth,
     meta_strings: MetaStringWriteState,
-    shared_types: Vec<std::any::TypeId>,
+    shared_types: SmallVec<[std::any::TypeId; 4]>,
     next_ref: u32,
     seen: Option<std::collections::HashMap<usize, u32>>,
     ref_types: Vec<u8>,
@@ -92,7 +93,7 @@ impl<'a> WriteContext<'a> {
                 max: options.max_depth,
             },
             meta_strings: MetaStringWriteState::new(),
-            shared_types: Vec::new(),
+            shared_types: SmallVec::new(),
             next_ref: 0,
             seen: None,
             ref_types: Vec::new(),
@@ -232,8 +233,8 @@ pub struct ReadContext<'a> {
     depth: Depth,
     meta_strings: MetaStringReadState<'a>,
     typedef_cache: &'a TypeDefCache,
-    typedefs: Vec<Arc<RemoteTypeDef>>,
-    current: Vec<CurrentDef>,
+    typedefs: SmallVec<[Arc<RemoteTypeDef>; 4]>,
+    current: SmallVec<[CurrentDef; 4]>,
     refs: Vec<RefSlot>,
 }
 
@@ -255,8 +256,8 @@ impl<'a> ReadContext<'a> {
             },
             meta_strings: MetaStringReadState::new(),
             typedef_cache,
-            typedefs: Vec::new(),
-            current: Vec::new(),
+            typedefs: SmallVec::new(),
+            current: SmallVec::new(),
             refs: Vec::new(),
         }
     }

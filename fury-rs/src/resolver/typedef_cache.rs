@@ -2,6 +2,7 @@
 
 use crate::meta::typedef::TypeDef;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, RwLock};
 
 /// A TypeDef read from a stream, with the read plans built for it (per local type).
@@ -33,7 +34,7 @@ impl RemoteTypeDef {
 /// TypeDefs are parsed per message but not kept, so no input makes it grow without bound.
 #[derive(Debug)]
 pub struct TypeDefCache {
-    map: RwLock<HashMap<u64, Arc<RemoteTypeDef>>>,
+    map: RwLock<HashMap<u64, Arc<RemoteTypeDef>, BuildHasherDefault<HeaderHasher>>>,
     max_entries: usize,
 }
 
@@ -41,7 +42,7 @@ impl TypeDefCache {
     /// An empty cache keeping at most `max_entries` TypeDefs.
     pub fn new(max_entries: usize) -> Self {
         TypeDefCache {
-            map: RwLock::new(HashMap::new()),
+            map: RwLock::new(HashMap::default()),
             max_entries,
         }
     }
@@ -68,5 +69,24 @@ impl TypeDefCache {
     /// True when nothing is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// A TypeDef header is already a hash: use its bits as they are.
+#[derive(Default)]
+pub(crate) struct HeaderHasher(u64);
+
+impl Hasher for HeaderHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        // The low 12 bits are size and flags; mix the hash bits down.
+        self.0 ^= v ^ (v >> 32);
     }
 }
