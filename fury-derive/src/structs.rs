@@ -345,7 +345,11 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
         {
             let mut t = <#ty as ::fury::Serialize>::field_type(registry, true);
             t.nullable = #nullable;
-            t.track_ref = #track_ref && registry.ref_tracking();
+            // pyfory marks a ref field's nested element types with the field's ref bit too.
+            ::fury::meta::typedef::FieldType::set_track_ref_deep(
+                &mut t,
+                #track_ref && registry.ref_tracking(),
+            );
             ::fury::meta::typedef::FieldInfo { id: #id, field_type: t }
         }
     }

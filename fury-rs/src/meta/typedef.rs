@@ -62,6 +62,14 @@ impl FieldType {
         }
     }
 
+    /// Sets the ref bit of this type and of every nested element type.
+    pub fn set_track_ref_deep(&mut self, on: bool) {
+        self.track_ref = on;
+        for c in &mut self.children {
+            c.set_track_ref_deep(on);
+        }
+    }
+
     /// The internal type, if the id is known.
     pub fn id(&self) -> Option<TypeId> {
         TypeId::from_u8(self.type_id)

@@ -87,6 +87,15 @@ fn is_int(id: u8) -> bool {
     )
 }
 
+/// Numbers, bools and strings: a `ref` field of these kinds carries no reference flag.
+fn inline_kind(id: u8) -> bool {
+    id == TypeId::Bool as u8
+        || id == TypeId::String as u8
+        || id == TypeId::Float32 as u8
+        || id == TypeId::Float64 as u8
+        || is_int(id)
+}
+
 fn is_float(id: u8) -> bool {
     matches!(
         TypeId::from_u8(id),
@@ -222,7 +231,7 @@ fn resolve_plan<T: FuryObject>(
 pub fn read_evolved<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) -> Result<F> {
     let item = Typed::<F>::new();
     let mut slot = None;
-    if remote.nullable || (remote.track_ref && ctx.ref_tracking()) {
+    if remote.nullable || (remote.track_ref && ctx.ref_tracking() && !inline_kind(remote.type_id)) {
         if ctx.reader.peek_u8()? == RefFlag::Null.byte() {
             ctx.reader.u8()?;
             // A null into a field that cannot hold one takes the field's default.
@@ -275,7 +284,7 @@ pub fn skip_field(ctx: &mut ReadContext, t: &FieldType) -> Result<()> {
 pub fn read_declared_value(ctx: &mut ReadContext, t: &FieldType) -> Result<Value> {
     let item = DeclaredValue(t);
     let mut slot = None;
-    if t.nullable || (t.track_ref && ctx.ref_tracking()) {
+    if t.nullable || (t.track_ref && ctx.ref_tracking() && !inline_kind(t.type_id)) {
         match super::refs::read_flag(ctx, &item)? {
             super::refs::Flagged::Done(v) => return Ok(v),
             super::refs::Flagged::Read(s) => slot = s,

@@ -173,15 +173,49 @@ pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
     v.write_declared(ctx)
 }
 
-/// Writes a `#[fury(ref)]` field: with tracking on, a reference flag (a back reference if
-/// the value is a shared pointer written before), then as [`write_field`].
+/// How pyfory flags a `ref` field of a given kind when tracking is on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RefFieldFlag {
+    /// Numbers, bools and strings: as an ordinary field (a flag only if nullable).
+    Inline,
+    /// Enums, 16-bit floats, dense arrays: always a NULL/NOT_NULL flag.
+    Plain,
+    /// Tracked kinds (containers, binary, time, structs, shared pointers): a reference flag.
+    Tracked,
+}
+
+fn ref_field_flag<F: Serialize>() -> RefFieldFlag {
+    use TypeId::*;
+    match F::TYPE_ID {
+        _ if F::REF_TYPE => RefFieldFlag::Tracked,
+        Bool | Int8 | Int16 | Int32 | VarInt32 | Int64 | VarInt64 | TaggedInt64 | UInt8
+        | UInt16 | UInt32 | VarUInt32 | UInt64 | VarUInt64 | TaggedUInt64 | Float32 | Float64
+        | String => RefFieldFlag::Inline,
+        Unknown => RefFieldFlag::Tracked,
+        _ => RefFieldFlag::Plain,
+    }
+}
+
+/// Writes a `#[fury(ref)]` field: with tracking on, tracked kinds get a reference flag (a
+/// back reference if the value is a shared pointer written before), enums and dense arrays a
+/// null flag, numbers and strings none (as pyfory writes them); then as [`write_field`].
 #[inline]
 pub fn write_ref_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
     if !ctx.ref_tracking() {
         return write_field(v, ctx);
     }
-    if v.write_ref_flag(ctx, true)? {
-        return Ok(());
+    match ref_field_flag::<F>() {
+        RefFieldFlag::Inline => return write_field(v, ctx),
+        RefFieldFlag::Plain => {
+            if super::refs::write_plain_flag(v.is_null(), false, ctx)? {
+                return Ok(());
+            }
+        }
+        RefFieldFlag::Tracked => {
+            if v.write_ref_flag(ctx, true)? {
+                return Ok(());
+            }
+        }
     }
     if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
         v.write_type_info(ctx)?;
@@ -192,7 +226,7 @@ pub fn write_ref_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()
 /// Reads a field written by [`write_ref_field`].
 #[inline]
 pub fn read_ref_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
-    if !ctx.ref_tracking() {
+    if !ctx.ref_tracking() || ref_field_flag::<F>() == RefFieldFlag::Inline {
         return read_field(ctx);
     }
     let item = super::Typed::<F>::new();
