@@ -288,3 +288,73 @@ fn children_point_back_to_their_parent_through_weak_links() {
     }
     assert_eq!(Rc::strong_count(&back), 1, "weak links keep no cycle alive");
 }
+
+#[derive(FuryObject, Debug, Clone, Copy, PartialEq)]
+#[fury(id = 101)]
+enum Color {
+    Red,
+    Green,
+    Blue,
+}
+
+// @dataclass class ScalarRefs: every field = pyfory.field(ref=True):
+//     text: str; count: pyfory.Int32; color: Color; day: date; blob: bytes;
+//     other_day: date; other_blob: bytes                                  (type_id=306)
+#[derive(FuryObject, Debug)]
+#[fury(id = 306)]
+struct ScalarRefs {
+    #[fury(ref)]
+    text: String,
+    #[fury(ref)]
+    count: i32,
+    #[fury(ref)]
+    color: Color,
+    #[fury(ref)]
+    day: Rc<fury::Date>,
+    #[fury(ref)]
+    blob: Rc<Vec<u8>>,
+    #[fury(ref)]
+    other_day: Rc<fury::Date>,
+    #[fury(ref)]
+    other_blob: Rc<Vec<u8>>,
+}
+
+#[test]
+fn ref_fields_of_every_kind_are_flagged_as_pyfory_flags_them() {
+    // d = date(2024, 1, 2); b = b"ab"; ScalarRefs("t", 7, GREEN, d, b, d, b)
+    // (vectors refs/same_schema/fields/scalar_refs and refs/compatible/fields/scalar_refs)
+    let same =
+        unhex("01 00 1b b2 02 3f 9a 7d 68 0e 00 02 61 62 ff 01 00 98 b4 02 fe 01 fe 02 04 74");
+    let compat = unhex(
+        "01 00 1c 00 2e 70 00 76 84 06 24 65 c7 b2 02 4d 05 89 d4 6c c0 49 29 05 6e 08 4d 19 89 \
+         cb 74 40 45 27 0c 18 59 29 ba 67 24 76 15 b8 20 55 27 3a 67 24 76 30 60 49 15 4c 97 98 \
+         0e 00 02 61 62 ff 01 00 98 b4 02 fe 01 fe 02 04 74",
+    );
+    let d = Rc::new(fury::Date::from_days(19724));
+    let b = Rc::new(b"ab".to_vec());
+    let v = ScalarRefs {
+        text: "t".into(),
+        count: 7,
+        color: Color::Green,
+        day: d.clone(),
+        blob: b.clone(),
+        other_day: d,
+        other_blob: b,
+    };
+    for (compatible, py) in [(false, same), (true, compat)] {
+        let mut fury = Fury::builder()
+            .ref_tracking(true)
+            .compatible(compatible)
+            .build();
+        fury.register::<ScalarRefs>().unwrap();
+        fury.register::<Color>().unwrap();
+        assert_eq!(fury.serialize(&v).unwrap(), py, "compatible={compatible}");
+        let back: ScalarRefs = fury.deserialize(&py).unwrap();
+        assert!(Rc::ptr_eq(&back.day, &back.other_day));
+        assert!(Rc::ptr_eq(&back.blob, &back.other_blob));
+        assert_eq!(
+            (back.text.as_str(), back.count, back.color),
+            ("t", 7, Color::Green)
+        );
+    }
+}
