@@ -170,3 +170,16 @@ fn varuint32_length_formula_matches_encoding_everywhere_it_changes() {
         }
     }
 }
+
+#[test]
+fn varuint64_fast_path_matches_the_reference_encoder_at_every_length_change() {
+    for shift in 0..64 {
+        for v in [(1u64 << shift) - 1, 1u64 << shift, (1u64 << shift) | 1] {
+            let b = written(|w| w.var_u64(v));
+            let mut reference = [0u8; fury::buffer::MAX_VARINT64_LEN];
+            let n = fury::buffer::encode_var_u64(v, &mut reference);
+            assert_eq!(b, &reference[..n], "{v:#x}");
+            assert_eq!(Reader::new(&b).var_u64().unwrap(), v);
+        }
+    }
+}

@@ -197,6 +197,24 @@ impl<'a> Writer<'a> {
             self.buf.push(v as u8);
             return;
         }
+        if v < 1 << 56 {
+            // Branch-free for up to 8 bytes, as in `var_u32`.
+            let spread = (v & 0x7f)
+                | ((v << 1) & 0x7f00)
+                | ((v << 2) & 0x7f_0000)
+                | ((v << 3) & 0x7f00_0000)
+                | ((v << 4) & 0x7f_0000_0000)
+                | ((v << 5) & 0x7f00_0000_0000)
+                | ((v << 6) & 0x7f_0000_0000_0000)
+                | ((v << 7) & 0x7f00_0000_0000_0000);
+            let bits = 64 - v.leading_zeros();
+            let n = (bits * 9 + 64) >> 6; // ceil(bits / 7) for bits in 8..=56
+            let cont = 0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
+            let len = self.buf.len();
+            self.buf.extend_from_slice(&(spread | cont).to_le_bytes());
+            self.buf.truncate(len + n as usize);
+            return;
+        }
         let mut tmp = [0u8; MAX_VARINT64_LEN];
         let n = encode_var_u64(v, &mut tmp);
         // Appending the whole fixed-size array and cutting it back compiles to a few stores;
