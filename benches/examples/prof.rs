@@ -4,11 +4,13 @@ use std::hint::black_box;
 
 fn main() {
     let mode = std::env::args().nth(1).unwrap_or_else(|| "ser".into());
-    let fury = fury_benches::peers::fury_rs(false, false);
+    let compat = std::env::args().nth(3).is_some_and(|a| a == "compat");
+    let fury = fury_benches::peers::fury_rs(compat, false);
     let which = std::env::args().nth(2).unwrap_or_else(|| "numeric".into());
     match which.as_str() {
         "users" => run(&fury, &mode, &values::user_model_list(100)),
         "media" => run(&fury, &mode, &values::media_content(1)),
+        "users0" => run(&fury, &mode, &values::user_model_list(0)),
         _ => run(&fury, &mode, &values::numeric_struct(1)),
     }
 }
@@ -22,10 +24,7 @@ fn run<T: fury::Serialize + fury::Deserialize>(fury: &fury::Fury, mode: &str, v:
             fury.serialize_into(black_box(v), &mut out).unwrap();
             black_box(&out);
         } else {
-            black_box(
-                fury.deserialize::<fury_benches::data::NumericStruct>(black_box(&bytes))
-                    .unwrap(),
-            );
+            black_box(fury.deserialize::<T>(black_box(&bytes)).unwrap());
         }
     }
 }
