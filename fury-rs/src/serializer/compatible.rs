@@ -34,7 +34,9 @@ pub struct PlanStep {
     pub field_type: FieldType,
 }
 
-/// snake_case as the peers compute it for field names (see `spec/`).
+/// snake_case as the peers compute it for field names (see `spec/`). The derive computes the
+/// same at compile time (`fury-derive/src/fields.rs`): a proc-macro crate cannot share code
+/// with the runtime, so both copies are tested against the same cases.
 fn snake(name: &str) -> String {
     let chars: Vec<char> = name.chars().collect();
     let mut out = String::with_capacity(name.len() + 4);
@@ -405,4 +407,26 @@ pub fn read_struct_value(
         type_name,
         fields,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::snake;
+
+    #[test]
+    fn snake_case_matches_the_peers() {
+        // The same cases as the derive's test.
+        for (input, want) in [
+            ("myField", "my_field"),
+            ("MyHTTPServer2", "my_http_server2"),
+            ("already_snake", "already_snake"),
+            ("ABC", "abc"),
+            ("userID", "user_id"),
+            ("x1Y", "x1_y"),
+            ("trailing_", "trailing"),
+            ("_private", "_private"),
+        ] {
+            assert_eq!(snake(input), want, "{input}");
+        }
+    }
 }

@@ -275,11 +275,10 @@ pub trait Deserialize: Serialize + Sized {
         None
     }
 
-    /// Moves `from`'s content into this placeholder.
+    /// Moves `from`'s content into this placeholder; gives `from` back if it cannot.
     #[inline]
-    fn fill(&self, from: Self) -> Result<()> {
-        let _ = from;
-        Ok(())
+    fn fill(&self, from: Self) -> std::result::Result<(), Self> {
+        Err(from)
     }
 
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.

@@ -204,15 +204,19 @@ macro_rules! shared_pointer {
                     Some(RefSlot::$slot(any)) => any.clone().downcast::<T>().ok(),
                     _ => None,
                 };
-                if let Some(p) = placeholder {
-                    // Move the content into the allocation that inner references already hold.
-                    if let Ok(content) = $ptr::try_unwrap(self) {
-                        let _ = (*p).fill(content);
-                    }
-                    return p;
-                }
-                ctx.set_ref(slot, RefSlot::$slot(self.clone()));
-                self
+                // Move the content into the allocation that inner references already hold.
+                // If that cannot be done, keep the fresh allocation: inner references then
+                // point at the placeholder, but no content is lost.
+                let fresh = match (placeholder, $ptr::try_unwrap(self)) {
+                    (Some(p), Ok(content)) => match (*p).fill(content) {
+                        Ok(()) => return p,
+                        Err(content) => $ptr::new(content),
+                    },
+                    (_, Ok(content)) => $ptr::new(content),
+                    (_, Err(shared)) => shared,
+                };
+                ctx.set_ref(slot, RefSlot::$slot(fresh.clone()));
+                fresh
             }
         }
     };
@@ -290,11 +294,14 @@ macro_rules! cell {
                 T::missing().map($new)
             }
 
-            fn fill(&self, from: Self) -> Result<()> {
-                let value = $into(from)?;
-                let mut slot = self.$borrow_mut().map_err(|_| busy::<Self>())?;
-                *slot = value;
-                Ok(())
+            fn fill(&self, from: Self) -> std::result::Result<(), Self> {
+                match self.$borrow_mut() {
+                    Ok(mut slot) => {
+                        *slot = $into(from);
+                        Ok(())
+                    }
+                    Err(_) => Err(from),
+                }
             }
         }
     };
@@ -305,7 +312,7 @@ cell!(
     try_borrow,
     try_borrow_mut,
     std::cell::RefCell::new,
-    |c: std::cell::RefCell<T>| Ok::<T, Error>(c.into_inner()),
+    |c: RefCell<T>| c.into_inner(),
     + 'static
 );
 cell!(
@@ -313,7 +320,7 @@ cell!(
     lock,
     lock,
     std::sync::Mutex::new,
-    |m: std::sync::Mutex<T>| m.into_inner().map_err(|_| busy::<std::sync::Mutex<T>>()),
+    |m: Mutex<T>| m.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()),
     + Send + 'static
 );
 
