@@ -11,6 +11,8 @@ fn main() {
         "users" => run(&fury, &mode, &values::user_model_list(100)),
         "media" => run(&fury, &mode, &values::media_content(1)),
         "users0" => run(&fury, &mode, &values::user_model_list(0)),
+        "customers" => run(&fury, &mode, &values::customer_list()),
+        "sample" => run(&fury, &mode, &values::sample(1)),
         _ => run(&fury, &mode, &values::numeric_struct(1)),
     }
 }

@@ -48,34 +48,42 @@ pub enum ErrorKind {
 }
 
 /// The error of every fallible operation in this crate.
+///
+/// It is one pointer wide (the details live on the heap), so a `Result` of a small value
+/// travels in registers and the success path of every read and write stays cheap.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Details>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Details {
     kind: ErrorKind,
     offset: Option<usize>,
 }
 
 impl Error {
     /// Builds an error of `kind` detected at byte `offset` of the input.
+    #[cold]
     pub fn at(kind: ErrorKind, offset: usize) -> Self {
-        Error {
+        Error(Box::new(Details {
             kind,
             offset: Some(offset),
-        }
+        }))
     }
 
     /// Builds an error that is not tied to an input position (e.g. while writing).
+    #[cold]
     pub fn new(kind: ErrorKind) -> Self {
-        Error { kind, offset: None }
+        Error(Box::new(Details { kind, offset: None }))
     }
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// Byte offset in the input where the problem was detected, if the error came from input.
     pub fn offset(&self) -> Option<usize> {
-        self.offset
+        self.0.offset
     }
 }
 
@@ -128,9 +136,9 @@ impl fmt::Display for ErrorKind {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(off) => write!(f, "{} (at byte offset {off})", self.kind),
-            None => write!(f, "{}", self.kind),
+        match self.0.offset {
+            Some(off) => write!(f, "{} (at byte offset {off})", self.0.kind),
+            None => write!(f, "{}", self.0.kind),
         }
     }
 }

@@ -18,7 +18,7 @@
 //!
 //! The layout is described in the repository's `spec/` folder.
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod buffer;

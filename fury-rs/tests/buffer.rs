@@ -183,3 +183,153 @@ fn varuint64_fast_path_matches_the_reference_encoder_at_every_length_change() {
         }
     }
 }
+
+/// A vector whose spare capacity is exactly `spare` bytes after `used` bytes of content.
+fn with_spare(used: usize, spare: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(used + spare);
+    v.resize(used, 0xaa);
+    // `with_capacity` may round up; shrink the content side instead of trusting it.
+    let extra = v.capacity() - (used + spare);
+    v.resize(used + extra, 0xaa);
+    assert_eq!(v.capacity() - v.len(), spare);
+    v
+}
+
+/// The reference encoding of a varuint64 (7 bits per byte, 9th byte whole).
+fn reference_var_u64(mut v: u64) -> Vec<u8> {
+    let mut out = Vec::new();
+    for _ in 0..8 {
+        if v < 0x80 {
+            out.push(v as u8);
+            return out;
+        }
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+    out
+}
+
+#[test]
+fn writes_at_exact_capacity_and_one_byte_short() {
+    // Every write that stores whole words needs room for the word; with the room exactly
+    // there, or one byte short of it, the result must be the same bytes and no more.
+    let values: Vec<u64> = (0..64)
+        .flat_map(|s| [1u64 << s, (1u64 << s) - 1])
+        .chain([u64::MAX])
+        .collect();
+    for &v in &values {
+        let expected = reference_var_u64(v);
+        for spare in [0, 1, 7, 8, 9, 10] {
+            let mut out = with_spare(5, spare);
+            let mut w = Writer::new(&mut out);
+            w.var_u64(v);
+            w.u8(0x55);
+            drop(w);
+            assert_eq!(
+                out.get(5..out.len() - 1),
+                Some(&expected[..]),
+                "{v} spare {spare}"
+            );
+            assert_eq!(out.last(), Some(&0x55));
+            if v <= u32::MAX as u64 {
+                let mut out = with_spare(3, spare);
+                let mut w = Writer::new(&mut out);
+                w.var_u32(v as u32);
+                drop(w);
+                assert_eq!(out.get(3..), Some(&expected[..]), "{v} spare {spare}");
+            }
+        }
+    }
+}
+
+#[test]
+fn byte_runs_of_every_short_length_at_capacity_boundaries() {
+    for n in 0..=40usize {
+        let data: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37) & 0x7f).collect();
+        for spare in [n.saturating_sub(1), n, n + 1, n + 9] {
+            let mut out = with_spare(2, spare);
+            let mut w = Writer::new(&mut out);
+            w.bytes(&data);
+            w.u8(0x55);
+            drop(w);
+            assert_eq!(out.len(), 2 + n + 1);
+            assert_eq!(out.get(2..2 + n), Some(&data[..]), "n {n} spare {spare}");
+        }
+    }
+}
+
+#[test]
+fn tagged_runs_pick_the_tag_from_every_byte() {
+    for n in 0..=40usize {
+        let ascii: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+        let mut cases = vec![(ascii.clone(), true)];
+        for hi in 0..n {
+            let mut d = ascii.clone();
+            d[hi] = 0xc3;
+            cases.push((d, false));
+        }
+        for (data, is_ascii) in cases {
+            assert_eq!(fury::buffer::is_ascii(&data), is_ascii);
+            let header = ((n as u64) << 2) | if is_ascii { 0 } else { 2 };
+            let mut expected = reference_var_u64(header);
+            expected.extend_from_slice(&data);
+            for spare in [n, n + 8, n + 9] {
+                let mut out = with_spare(1, spare);
+                let mut w = Writer::new(&mut out);
+                w.tagged_run(&data, 0, 2);
+                drop(w);
+                assert_eq!(out.get(1..), Some(&expected[..]), "n {n} spare {spare}");
+            }
+        }
+    }
+    // A header of two bytes (length 32 and up) keeps its tag in the first byte.
+    let long = vec![b'x'; 200];
+    let mut out = Vec::new();
+    Writer::new(&mut out).tagged_run(&long, 1, 2);
+    assert_eq!(out.get(..2), Some(&[0xa1, 0x06][..]));
+}
+
+#[test]
+fn number_runs_round_trip_and_refuse_short_input() {
+    let ints: Vec<i32> = vec![0, 1, -1, i32::MIN, i32::MAX, 300];
+    let floats: Vec<f64> = vec![0.5, -0.0, f64::INFINITY, 1e300];
+    let mut out = Vec::new();
+    let mut w = Writer::new(&mut out);
+    w.numbers(&ints);
+    w.numbers(&floats);
+    drop(w);
+    let mut expected = Vec::new();
+    ints.iter().for_each(|x| expected.extend(x.to_le_bytes()));
+    floats.iter().for_each(|x| expected.extend(x.to_le_bytes()));
+    assert_eq!(out, expected);
+    let mut r = Reader::new(&out);
+    assert_eq!(r.numbers::<i32>(ints.len()).unwrap(), ints);
+    assert_eq!(r.numbers::<f64>(floats.len()).unwrap(), floats);
+    assert_eq!(r.remaining(), 0);
+    // One byte short, and a count whose byte size overflows, are errors.
+    let mut r = Reader::new(&out[..23]);
+    assert!(r.numbers::<i32>(6).is_err());
+    let mut r = Reader::new(&out);
+    assert!(r.numbers::<u64>(usize::MAX / 4).is_err());
+    assert!(Reader::new(&[]).numbers::<u16>(0).unwrap().is_empty());
+}
+
+#[test]
+fn owned_strings_only_from_valid_text() {
+    use fury::buffer::{ascii_to_string, utf8_to_string};
+    for n in 0..=40usize {
+        let s: String = (0..n).map(|i| (b'A' + (i % 26) as u8) as char).collect();
+        assert_eq!(ascii_to_string(s.as_bytes()).as_deref(), Some(s.as_str()));
+        assert_eq!(utf8_to_string(s.as_bytes()).as_deref(), Some(s.as_str()));
+        if n > 0 {
+            let mut bad = s.clone().into_bytes();
+            bad[n - 1] = 0xff;
+            assert_eq!(ascii_to_string(&bad), None);
+            assert_eq!(utf8_to_string(&bad), None);
+        }
+    }
+    assert_eq!(utf8_to_string("héllo".as_bytes()).as_deref(), Some("héllo"));
+    assert_eq!(ascii_to_string("héllo".as_bytes()), None);
+    assert_eq!(utf8_to_string(&[0xc3]), None);
+}

@@ -519,6 +519,7 @@ fn writer_back_reference_ids_follow_first_occurrences() {
     for s in [&a, &empty, &b, &b, &empty, &a] {
         st.write(&mut w, s);
     }
+    drop(w);
     assert_eq!(
         out,
         [0x02, 0x01, 0x00, 0x00, 0x02, 0x01, 0x04, 0x07, 0x05, 0x03]
@@ -573,6 +574,7 @@ proptest! {
         for &p in &picks {
             ws.write(&mut w, &registered[p]);
         }
+        drop(w);
         let mut r = Reader::new(&out);
         let mut rs = MetaStringReadState::new();
         for &p in &picks {

@@ -1,9 +1,16 @@
 //! Appending primitive encodings to a reusable `Vec<u8>`.
+//!
+//! This file holds `unsafe` code (as do `numbers.rs` and `text.rs` beside it; nothing else
+//! in the crate does): every block says why it is sound.
+
+#![allow(unsafe_code)]
 
 /// Appends little-endian fixed-width numbers, varints and byte runs to a `Vec<u8>`.
 ///
 /// The writer never shrinks or clears the vector: it only appends, so a caller can reuse one
-/// allocation for many messages.
+/// allocation for many messages. While it is alive it keeps the vector's pointer, length and
+/// capacity in its own fields (so a run of small writes compiles to stores and one capacity
+/// compare each); the vector's length is brought up to date when the writer is dropped.
 ///
 /// ```
 /// use fury::buffer::Writer;
@@ -11,10 +18,18 @@
 /// let mut w = Writer::new(&mut out);
 /// w.var_u32(300);
 /// w.i16(-2);
+/// drop(w);
 /// assert_eq!(out, [0xac, 0x02, 0xfe, 0xff]);
 /// ```
 pub struct Writer<'a> {
-    buf: &'a mut Vec<u8>,
+    // Invariant (checked by every method that touches memory):
+    // `ptr == vec.as_mut_ptr()`, `cap == vec.capacity()`, `vec.len() <= len <= cap`, and the
+    // bytes `ptr[..len]` are initialised. The vector is borrowed exclusively for `'a`, so
+    // nothing else can move or resize its allocation while the writer lives.
+    ptr: *mut u8,
+    len: usize,
+    cap: usize,
+    vec: &'a mut Vec<u8>,
 }
 
 /// Largest encoded size of an unsigned varint64 (8 groups of 7 bits plus one full byte).
@@ -43,6 +58,86 @@ pub fn var_u32_len(v: u32) -> u32 {
     (bits * 9 + 64) >> 6
 }
 
+/// Stores `v` as an unsigned varint64 at `dst`, returning its length (1 to 9).
+///
+/// # Safety
+/// `dst` must be valid for writes of 9 bytes (whole words may be stored past the length
+/// returned, within those 9 bytes).
+#[inline(always)]
+unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
+    if v < 0x80 {
+        // SAFETY: the caller guarantees 9 writable bytes at `dst`.
+        unsafe { *dst = v as u8 };
+        return 1;
+    }
+    if v < 1 << 56 {
+        // Branch-free for up to 8 bytes: spread the 7-bit groups over the bytes of a u64 and
+        // mark the continuation bit of all but the last used byte.
+        let spread = (v & 0x7f)
+            | ((v << 1) & 0x7f00)
+            | ((v << 2) & 0x7f_0000)
+            | ((v << 3) & 0x7f00_0000)
+            | ((v << 4) & 0x7f_0000_0000)
+            | ((v << 5) & 0x7f00_0000_0000)
+            | ((v << 6) & 0x7f_0000_0000_0000)
+            | ((v << 7) & 0x7f00_0000_0000_0000);
+        let bits = 64 - v.leading_zeros();
+        let n = (bits * 9 + 64) >> 6; // ceil(bits / 7) for bits in 8..=56
+        let cont = 0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
+        // SAFETY: 8 of the 9 writable bytes; unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u64, (spread | cont).to_le()) };
+        return n as usize;
+    }
+    let mut tmp = [0u8; MAX_VARINT64_LEN];
+    let n = encode_var_u64(v, &mut tmp);
+    // SAFETY: exactly the 9 writable bytes; `tmp` is a separate local.
+    unsafe { std::ptr::copy_nonoverlapping(tmp.as_ptr(), dst, MAX_VARINT64_LEN) };
+    n
+}
+
+/// Copies `src` to `dst`. Runs of 4 to 16 bytes are copied as two overlapping words (read at
+/// offsets `0` and `n - W`, `W <= n`, so inside `src`), and the OR of those words is returned
+/// (for an ASCII test); other lengths use `memcpy` and return `None`.
+///
+/// # Safety
+/// `dst` must be valid for writes of `src.len()` bytes and must not overlap `src`.
+#[inline(always)]
+unsafe fn copy_run(src: &[u8], dst: *mut u8) -> Option<u64> {
+    let n = src.len();
+    let s = src.as_ptr();
+    // SAFETY: every read is within `src` (see above) and every write within the `n` bytes at
+    // `dst`, which the caller guarantees; unaligned accesses are used throughout.
+    unsafe {
+        if (8..=16).contains(&n) {
+            let a = std::ptr::read_unaligned(s as *const u64);
+            let z = std::ptr::read_unaligned(s.add(n - 8) as *const u64);
+            std::ptr::write_unaligned(dst as *mut u64, a);
+            std::ptr::write_unaligned(dst.add(n - 8) as *mut u64, z);
+            Some(a | z)
+        } else if (4..8).contains(&n) {
+            let a = std::ptr::read_unaligned(s as *const u32);
+            let z = std::ptr::read_unaligned(s.add(n - 4) as *const u32);
+            std::ptr::write_unaligned(dst as *mut u32, a);
+            std::ptr::write_unaligned(dst.add(n - 4) as *mut u32, z);
+            Some(u64::from(a | z))
+        } else {
+            std::ptr::copy_nonoverlapping(s, dst, n);
+            None
+        }
+    }
+}
+
+/// Bytes an unsigned varint64 takes (1 to 9).
+#[inline]
+pub fn var_u64_len(v: u64) -> usize {
+    let bits = 64 - (v | 1).leading_zeros();
+    if bits > 56 {
+        MAX_VARINT64_LEN
+    } else {
+        ((bits * 9 + 64) >> 6) as usize
+    }
+}
+
 /// Encodes `v` as an unsigned varint64 into `out`, returning the number of bytes used.
 ///
 /// Groups of 7 bits, low first, with the high bit of each byte marking a continuation; the
@@ -63,91 +158,144 @@ pub fn encode_var_u64(mut v: u64, out: &mut [u8; MAX_VARINT64_LEN]) -> usize {
     MAX_VARINT64_LEN
 }
 
+impl Drop for Writer<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.sync();
+    }
+}
+
 impl<'a> Writer<'a> {
     /// Wraps `buf`; bytes are appended after its current content.
     #[inline]
     pub fn new(buf: &'a mut Vec<u8>) -> Self {
-        Writer { buf }
+        Writer {
+            ptr: buf.as_mut_ptr(),
+            len: buf.len(),
+            cap: buf.capacity(),
+            vec: buf,
+        }
+    }
+
+    /// Brings the vector's length up to the bytes written.
+    #[inline]
+    fn sync(&mut self) {
+        debug_assert!(self.len <= self.cap);
+        // SAFETY: by the invariant, `len <= cap == vec.capacity()` and `ptr[..len]`, which is
+        // the vector's own buffer, is initialised.
+        unsafe { self.vec.set_len(self.len) }
     }
 
     /// Number of bytes in the underlying vector.
     #[inline]
     pub fn len(&self) -> usize {
-        self.buf.len()
+        self.len
     }
 
     /// True when the underlying vector holds no bytes.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.buf.is_empty()
+        self.len == 0
     }
 
-    /// Reserves room for at least `additional` more bytes.
+    /// Makes room for at least `additional` more bytes.
     #[inline]
     pub fn reserve(&mut self, additional: usize) {
-        self.buf.reserve(additional);
+        if self.cap - self.len < additional {
+            self.grow(additional);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, additional: usize) {
+        self.sync();
+        self.vec.reserve(additional);
+        self.ptr = self.vec.as_mut_ptr();
+        self.cap = self.vec.capacity();
+    }
+
+    /// Stores `N` bytes at the end, after making room for `room >= N` bytes (a caller that
+    /// then keeps fewer bytes can store a whole word and advance by less).
+    #[inline(always)]
+    fn put<const N: usize>(&mut self, bytes: [u8; N]) {
+        self.reserve(N);
+        // SAFETY: `reserve` made `cap - len >= N`, so `ptr + len .. ptr + len + N` lies inside
+        // the allocation; `bytes` is a separate local, so the ranges do not overlap.
+        unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), N) };
+        self.len += N;
+    }
+
+    /// Stores the 8 bytes of `word` at the end but keeps only the first `keep` (at most 8).
+    #[inline(always)]
+    fn put_word_keep(&mut self, word: u64, keep: usize) {
+        self.reserve(8);
+        // SAFETY: `reserve` made room for 8 bytes at `ptr + len`; an unaligned store is used.
+        unsafe { std::ptr::write_unaligned(self.ptr.add(self.len) as *mut u64, word.to_le()) };
+        self.len += keep.min(8);
     }
 
     /// Overwrites the byte at `pos` (which must already be written).
     #[inline]
     pub fn patch_u8(&mut self, pos: usize, v: u8) {
-        if let Some(b) = self.buf.get_mut(pos) {
-            *b = v;
+        if pos < self.len {
+            // SAFETY: `pos < len <= cap`, inside the allocation and initialised.
+            unsafe { *self.ptr.add(pos) = v };
         }
     }
 
     /// Appends one byte.
     #[inline]
     pub fn u8(&mut self, v: u8) {
-        self.buf.push(v);
+        self.put([v]);
     }
 
     /// Appends one signed byte.
     #[inline]
     pub fn i8(&mut self, v: i8) {
-        self.buf.push(v as u8);
+        self.put([v as u8]);
     }
 
     /// Appends `0` or `1`.
     #[inline]
     pub fn bool(&mut self, v: bool) {
-        self.buf.push(v as u8);
+        self.put([v as u8]);
     }
 
     /// Appends a little-endian u16.
     #[inline]
     pub fn u16(&mut self, v: u16) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.put(v.to_le_bytes());
     }
 
     /// Appends a little-endian i16.
     #[inline]
     pub fn i16(&mut self, v: i16) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.put(v.to_le_bytes());
     }
 
     /// Appends a little-endian u32.
     #[inline]
     pub fn u32(&mut self, v: u32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.put(v.to_le_bytes());
     }
 
     /// Appends a little-endian i32.
     #[inline]
     pub fn i32(&mut self, v: i32) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.put(v.to_le_bytes());
     }
 
     /// Appends a little-endian u64.
     #[inline]
     pub fn u64(&mut self, v: u64) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.put(v.to_le_bytes());
     }
 
     /// Appends a little-endian i64.
     #[inline]
     pub fn i64(&mut self, v: i64) {
-        self.buf.extend_from_slice(&v.to_le_bytes());
+        self.put(v.to_le_bytes());
     }
 
     /// Appends the IEEE-754 bits of `v`, little-endian.
@@ -166,11 +314,11 @@ impl<'a> Writer<'a> {
     #[inline]
     pub fn var_u32(&mut self, v: u32) {
         if v < 0x80 {
-            self.buf.push(v as u8);
+            self.put([v as u8]);
             return;
         }
         // Branch-free: spread the 7-bit groups over the bytes of a u64, mark the
-        // continuation bit of all but the last used byte, append 8 bytes, keep `n`.
+        // continuation bit of all but the last used byte, store 8 bytes, keep `n`.
         let x = v as u64;
         let spread = (x & 0x7f)
             | ((x & 0x3f80) << 1)
@@ -179,9 +327,7 @@ impl<'a> Writer<'a> {
             | ((x & 0xf000_0000) << 4);
         let n = var_u32_len(v);
         let cont = 0x80_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
-        let len = self.buf.len();
-        self.buf.extend_from_slice(&(spread | cont).to_le_bytes());
-        self.buf.truncate(len + n as usize);
+        self.put_word_keep(spread | cont, n as usize);
     }
 
     /// Appends a zigzag signed varint32.
@@ -193,35 +339,10 @@ impl<'a> Writer<'a> {
     /// Appends an unsigned varint64 (1 to 9 bytes).
     #[inline]
     pub fn var_u64(&mut self, v: u64) {
-        if v < 0x80 {
-            self.buf.push(v as u8);
-            return;
-        }
-        if v < 1 << 56 {
-            // Branch-free for up to 8 bytes, as in `var_u32`.
-            let spread = (v & 0x7f)
-                | ((v << 1) & 0x7f00)
-                | ((v << 2) & 0x7f_0000)
-                | ((v << 3) & 0x7f00_0000)
-                | ((v << 4) & 0x7f_0000_0000)
-                | ((v << 5) & 0x7f00_0000_0000)
-                | ((v << 6) & 0x7f_0000_0000_0000)
-                | ((v << 7) & 0x7f00_0000_0000_0000);
-            let bits = 64 - v.leading_zeros();
-            let n = (bits * 9 + 64) >> 6; // ceil(bits / 7) for bits in 8..=56
-            let cont = 0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
-            let len = self.buf.len();
-            self.buf.extend_from_slice(&(spread | cont).to_le_bytes());
-            self.buf.truncate(len + n as usize);
-            return;
-        }
-        let mut tmp = [0u8; MAX_VARINT64_LEN];
-        let n = encode_var_u64(v, &mut tmp);
-        // Appending the whole fixed-size array and cutting it back compiles to a few stores;
-        // a variable-length slice would cost a call to memcpy.
-        let len = self.buf.len();
-        self.buf.extend_from_slice(&tmp);
-        self.buf.truncate(len + n);
+        self.reserve(MAX_VARINT64_LEN);
+        // SAFETY: `reserve` made room for the at most 9 bytes `store_var_u64` writes.
+        let n = unsafe { store_var_u64(self.ptr.add(self.len), v) };
+        self.len += n;
     }
 
     /// Appends a zigzag signed varint64.
@@ -253,15 +374,56 @@ impl<'a> Writer<'a> {
         }
     }
 
-    /// The underlying vector, for bulk appends.
+    /// Appends a string-like run: the varuint64 header `bytes.len() << 2 | tag`, where `tag` is
+    /// `ascii_tag` if every byte is below 0x80 and `other_tag` otherwise (both below 4), then
+    /// the bytes. One capacity check; the ASCII test runs over the words being copied.
+    ///
+    /// ```
+    /// use fury::buffer::Writer;
+    /// let mut out = Vec::new();
+    /// let mut w = Writer::new(&mut out);
+    /// w.tagged_run("hi".as_bytes(), 0, 2);
+    /// w.tagged_run("é".as_bytes(), 0, 2);
+    /// drop(w);
+    /// assert_eq!(out, [0x08, b'h', b'i', 0x0a, 0xc3, 0xa9]);
+    /// ```
     #[inline]
-    pub(crate) fn vec_mut(&mut self) -> &mut Vec<u8> {
-        self.buf
+    pub fn tagged_run(&mut self, bytes: &[u8], ascii_tag: u8, other_tag: u8) {
+        let n = bytes.len();
+        let header = (n as u64) << 2;
+        // The tag only touches the two low bits, so it never changes the header's length.
+        let hlen = if header < 0x80 {
+            1
+        } else {
+            var_u64_len(header)
+        };
+        self.reserve(n.saturating_add(MAX_VARINT64_LEN));
+        let ascii;
+        // SAFETY: `reserve` made `cap - len >= n + 9`. The header store writes at most 9 bytes
+        // at `ptr + len`, the payload the `n` bytes after its `hlen` bytes, all inside the
+        // allocation. `bytes` is borrowed shared and the vector exclusively, so source and
+        // destination do not overlap.
+        unsafe {
+            let at = self.ptr.add(self.len);
+            store_var_u64(at, header);
+            ascii = match copy_run(bytes, at.add(hlen)) {
+                Some(words) => words & 0x8080_8080_8080_8080 == 0,
+                None => bytes.is_ascii(),
+            };
+            *at |= (if ascii { ascii_tag } else { other_tag }) & 3;
+        }
+        self.len += hlen + n;
     }
 
     /// Appends raw bytes.
     #[inline]
     pub fn bytes(&mut self, b: &[u8]) {
-        self.buf.extend_from_slice(b);
+        let n = b.len();
+        self.reserve(n);
+        // SAFETY: `reserve` made `cap - len >= n`, so the `n` bytes at `ptr + len` are inside
+        // the allocation; `b` is borrowed shared and the vector exclusively, so they do not
+        // overlap.
+        unsafe { copy_run(b, self.ptr.add(self.len)) };
+        self.len += n;
     }
 }

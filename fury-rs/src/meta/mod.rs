@@ -87,6 +87,7 @@
 //! for s in [&ns, &ty, &ns] {
 //!     ws.write(&mut w, s);
 //! }
+//! drop(w); // brings `out` up to date
 //! assert_eq!(out, [0x06, 0x01, 0x0c, 0x8c, 0x70, 0x08, 0x03, 0x89, 0xcb, 0x74, 0x40, 0x03]);
 //!
 //! // Reading gives borrowed strings to compare with the registered ones.

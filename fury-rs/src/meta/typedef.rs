@@ -231,6 +231,7 @@ impl TypeDef {
         for f in fields {
             write_field(&mut w, f)?;
         }
+        drop(w);
         Ok(with_header(body))
     }
 
@@ -246,6 +247,7 @@ impl TypeDef {
                 type_name: type_name.to_string(),
             },
         )?;
+        drop(w);
         Ok(with_header(body))
     }
 
@@ -334,6 +336,7 @@ fn with_header(body: Vec<u8>) -> Vec<u8> {
         w.var_u32((size - SIZE_MASK) as u32);
     }
     w.bytes(&body);
+    drop(w);
     out
 }
 

@@ -72,6 +72,7 @@ struct Inner {
 /// let mut w = Writer::new(&mut out);
 /// state.write(&mut w, &ns);
 /// state.write(&mut w, &ns);
+/// drop(w);
 /// assert_eq!(out, [0x06, 0x01, 0x0c, 0x8c, 0x70, 0x03]);
 /// ```
 #[derive(Debug, Clone)]
@@ -103,6 +104,7 @@ impl EncodedMetaString {
         }
         let data_start = w.len();
         w.bytes(data);
+        drop(w);
         EncodedMetaString {
             inner: Arc::new(Inner {
                 encoding,
@@ -511,6 +513,7 @@ mod tests {
         st.write(&mut w, &a);
         st.write(&mut w, &b);
         st.write(&mut w, &a.clone());
+        drop(w);
         assert_eq!(out, [0x00, 0x00, 0x03]);
     }
 
@@ -534,6 +537,7 @@ mod tests {
         for i in 0..40u64 {
             ew.var_u64(((i + 1) << 1) | 1);
         }
+        drop((w, ew));
         assert_eq!(out.get(mark..), Some(&expected[..]));
     }
 }

@@ -2,6 +2,7 @@
 //! `varuint32 byte length | elements, little-endian, back to back`.
 
 use super::Deserialize;
+use crate::buffer::{Reader, Writer};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float16::{BF16, F16};
@@ -11,10 +12,10 @@ use crate::types::TypeId;
 pub(crate) trait Dense: Sized + Copy {
     /// Encoded size in bytes.
     const SIZE: usize;
-    /// Appends the little-endian encoding.
-    fn put(self, out: &mut Vec<u8>);
-    /// Decodes one element from exactly `SIZE` bytes; `None` if the bytes are invalid.
-    fn get(b: &[u8]) -> Option<Self>;
+    /// Appends the little-endian encodings of `items`.
+    fn put_all(items: &[Self], w: &mut Writer);
+    /// Reads `count` elements (`count * SIZE` bytes); `Err(i)` if element `i` is invalid.
+    fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>>;
 }
 
 macro_rules! dense_num {
@@ -22,12 +23,12 @@ macro_rules! dense_num {
         impl Dense for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
             #[inline]
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.to_le_bytes());
+            fn put_all(items: &[Self], w: &mut Writer) {
+                w.numbers(items);
             }
             #[inline]
-            fn get(b: &[u8]) -> Option<Self> {
-                b.try_into().ok().map(<$t>::from_le_bytes)
+            fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
+                r.numbers(count).map(Ok)
             }
         }
     )*};
@@ -37,16 +38,18 @@ dense_num!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
 impl Dense for bool {
     const SIZE: usize = 1;
     #[inline]
-    fn put(self, out: &mut Vec<u8>) {
-        out.push(self as u8);
-    }
-    #[inline]
-    fn get(b: &[u8]) -> Option<Self> {
-        match b {
-            [0] => Some(false),
-            [1] => Some(true),
-            _ => None,
+    fn put_all(items: &[Self], w: &mut Writer) {
+        w.reserve(items.len());
+        for &b in items {
+            w.bool(b);
         }
+    }
+    fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
+        let bytes = r.bytes(count)?;
+        if let Some(i) = bytes.iter().position(|&b| b > 1) {
+            return Ok(Err(i));
+        }
+        Ok(Ok(bytes.iter().map(|&b| b == 1).collect()))
     }
 }
 
@@ -55,12 +58,14 @@ macro_rules! dense_half {
         impl Dense for $t {
             const SIZE: usize = 2;
             #[inline]
-            fn put(self, out: &mut Vec<u8>) {
-                out.extend_from_slice(&self.0.to_le_bytes());
+            fn put_all(items: &[Self], w: &mut Writer) {
+                w.reserve(items.len() * 2);
+                for x in items {
+                    w.u16(x.0);
+                }
             }
-            #[inline]
-            fn get(b: &[u8]) -> Option<Self> {
-                b.try_into().ok().map(|a| $t(u16::from_le_bytes(a)))
+            fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
+                Ok(Ok(r.numbers::<u16>(count)?.into_iter().map($t).collect()))
             }
         }
     )*};
@@ -71,11 +76,7 @@ dense_half!(F16, BF16);
 pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Result<()> {
     let bytes = items.len().saturating_mul(T::SIZE);
     ctx.length(bytes)?;
-    let out = ctx.writer.vec_mut();
-    out.reserve(bytes);
-    for &x in items {
-        x.put(out);
-    }
+    T::put_all(items, &mut ctx.writer);
     Ok(())
 }
 
@@ -95,22 +96,15 @@ pub(crate) fn read_dense<T: Dense>(ctx: &mut ReadContext) -> Result<Vec<T>> {
         ));
     }
     let len = ctx.reader.check_count("array", len as u64, 1, at)?;
-    let bytes = ctx.reader.bytes(len)?;
-    let mut out = Vec::with_capacity(len / T::SIZE);
-    for (i, chunk) in bytes.chunks_exact(T::SIZE).enumerate() {
-        match T::get(chunk) {
-            Some(v) => out.push(v),
-            None => {
-                return Err(Error::at(
-                    ErrorKind::Invalid {
-                        what: format!("invalid element in {}", std::any::type_name::<T>()),
-                    },
-                    at + i * T::SIZE,
-                ))
-            }
-        }
+    match T::get_all(&mut ctx.reader, len / T::SIZE)? {
+        Ok(v) => Ok(v),
+        Err(i) => Err(Error::at(
+            ErrorKind::Invalid {
+                what: format!("invalid element in {}", std::any::type_name::<T>()),
+            },
+            at + i * T::SIZE,
+        )),
     }
-    Ok(out)
 }
 
 /// Reads a `Vec<T>` written either as the dense array `dense_id` (or BINARY / UINT8_ARRAY

@@ -12,13 +12,11 @@ use crate::types::{string_encoding, TypeId};
 /// Writes the payload of a string.
 #[inline]
 pub(crate) fn write_str(s: &str, ctx: &mut WriteContext) {
-    let enc = if s.is_ascii() {
-        string_encoding::LATIN1
-    } else {
-        string_encoding::UTF8
-    };
-    ctx.writer.var_u64(((s.len() as u64) << 2) | enc);
-    ctx.writer.bytes(s.as_bytes());
+    ctx.writer.tagged_run(
+        s.as_bytes(),
+        string_encoding::LATIN1 as u8,
+        string_encoding::UTF8 as u8,
+    );
 }
 
 /// Reads the payload of a string.
@@ -32,11 +30,9 @@ pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
     let bytes = ctx.reader.bytes(len)?;
     let bad = |encoding| Error::at(ErrorKind::BadString { encoding }, body_at);
     match enc {
-        string_encoding::LATIN1 => match std::str::from_utf8(bytes) {
-            // All-ASCII LATIN1 is valid UTF-8: one validation, one copy.
-            Ok(s) if bytes.is_ascii() => Ok(s.to_owned()),
-            _ => Ok(bytes.iter().map(|&b| b as char).collect()),
-        },
+        // All-ASCII LATIN1 is valid UTF-8: one check, one copy.
+        string_encoding::LATIN1 => Ok(crate::buffer::ascii_to_string(bytes)
+            .unwrap_or_else(|| bytes.iter().map(|&b| b as char).collect())),
         string_encoding::UTF16 => {
             if !bytes.len().is_multiple_of(2) {
                 return Err(bad("utf-16 (odd byte length)"));
@@ -48,7 +44,7 @@ pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
                 .collect::<std::result::Result<String, _>>()
                 .map_err(|_| bad("utf-16"))
         }
-        string_encoding::UTF8 => String::from_utf8(bytes.to_vec()).map_err(|_| bad("utf-8")),
+        string_encoding::UTF8 => crate::buffer::utf8_to_string(bytes).ok_or_else(|| bad("utf-8")),
         _ => Err(Error::at(
             ErrorKind::Invalid {
                 what: "string header uses the reserved encoding 3".to_string(),

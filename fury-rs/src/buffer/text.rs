@@ -1,0 +1,43 @@
+//! Owned strings from checked bytes. This file holds `unsafe` code; every block says why it
+//! is sound.
+
+#![allow(unsafe_code)]
+
+/// Whether every byte is below 0x80; short runs are tested as two overlapping words.
+#[inline]
+pub fn is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = b.len();
+    match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
+        (Some(a), Some(z)) if n <= 16 => {
+            (u64::from_ne_bytes(*a) | u64::from_ne_bytes(*z)) & HIGH == 0
+        }
+        _ => match (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+            (Some(a), Some(z)) if n < 8 => {
+                (u32::from_ne_bytes(*a) | u32::from_ne_bytes(*z)) & HIGH as u32 == 0
+            }
+            _ => b.is_ascii(),
+        },
+    }
+}
+
+/// A copy of `b` as a `String` when `b` is valid UTF-8 (checked once; ASCII quickly).
+#[inline]
+pub fn utf8_to_string(b: &[u8]) -> Option<String> {
+    if is_ascii(b) {
+        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
+        return Some(unsafe { String::from_utf8_unchecked(b.to_vec()) });
+    }
+    std::str::from_utf8(b).ok().map(str::to_owned)
+}
+
+/// A copy of `b` as a `String` when `b` is ASCII; `None` otherwise.
+#[inline]
+pub fn ascii_to_string(b: &[u8]) -> Option<String> {
+    if is_ascii(b) {
+        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
+        Some(unsafe { String::from_utf8_unchecked(b.to_vec()) })
+    } else {
+        None
+    }
+}
