@@ -245,7 +245,7 @@ pub struct TypeDefCase {
 }
 
 /// The TypeDef `fury` writes for `T` in compatible mode (with its `compress_int` setting).
-pub fn local_typedef<T: 'static>(fury: &Fury) -> Result<Vec<u8>, String> {
+pub fn local_typedef<T: fury::FuryObject>(fury: &Fury) -> Result<Vec<u8>, String> {
     let registry = fury.registry();
     let entry = registry
         .get::<T>()

@@ -102,6 +102,12 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 fn registration() -> ::std::option::Option<::fury::Registration> {
                     #registration
                 }
+
+                #[inline]
+                fn type_slot() -> &'static ::fury::resolver::TypeSlot {
+                    static SLOT: ::fury::resolver::TypeSlot = ::fury::resolver::TypeSlot::new();
+                    &SLOT
+                }
             }
         };
     })

@@ -252,6 +252,12 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     #registration
                 }
 
+                #[inline]
+                fn type_slot() -> &'static ::fury::resolver::TypeSlot {
+                    static SLOT: ::fury::resolver::TypeSlot = ::fury::resolver::TypeSlot::new();
+                    &SLOT
+                }
+
                 fn typedef_fields(
                     registry: &::fury::Registry,
                     compress_int: bool,

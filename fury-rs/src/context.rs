@@ -67,6 +67,80 @@ pub enum RefSlot {
     Arc(Arc<dyn std::any::Any + Send + Sync>),
 }
 
+/// Write state that only some streams need (named types, shared pointers, dynamic values).
+#[derive(Default)]
+struct WriteExtra {
+    meta_strings: MetaStringWriteState,
+    seen: std::collections::HashMap<usize, u32>,
+    ref_types: Vec<u8>,
+}
+
+/// Read state that only some streams need (TypeDefs, reference ids).
+#[derive(Default)]
+struct ReadExtra {
+    typedefs: Vec<Arc<RemoteTypeDef>>,
+    current: Vec<CurrentDef>,
+    refs: Vec<RefSlot>,
+}
+
+/// Above this many entries a used state is dropped instead of kept for the next stream, so
+/// that one huge message does not make every later `clear` slow.
+const SPARE_LIMIT: usize = 1024;
+
+impl WriteExtra {
+    /// Clears for reuse; false if it grew too large to keep.
+    fn reset(&mut self) -> bool {
+        if self.seen.capacity() > SPARE_LIMIT
+            || self.ref_types.capacity() > SPARE_LIMIT
+            || self.meta_strings.len() > SPARE_LIMIT
+        {
+            return false;
+        }
+        self.meta_strings.reset();
+        self.seen.clear();
+        self.ref_types.clear();
+        true
+    }
+}
+
+impl ReadExtra {
+    /// Clears for reuse; false if it grew too large to keep.
+    fn reset(&mut self) -> bool {
+        if self.refs.capacity() > SPARE_LIMIT || self.typedefs.capacity() > SPARE_LIMIT {
+            return false;
+        }
+        self.typedefs.clear();
+        self.current.clear();
+        self.refs.clear();
+        true
+    }
+}
+
+thread_local! {
+    // One spare of each per thread: a stream that needs the state takes it, and gives it back
+    // cleared when its context is dropped, so steady traffic does not allocate it again.
+    static SPARE_WRITE: std::cell::Cell<Option<Box<WriteExtra>>> = const { std::cell::Cell::new(None) };
+    static SPARE_READ: std::cell::Cell<Option<Box<ReadExtra>>> = const { std::cell::Cell::new(None) };
+}
+
+#[cold]
+fn take_write_extra() -> Box<WriteExtra> {
+    SPARE_WRITE
+        .try_with(|c| c.take())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
+#[cold]
+fn take_read_extra() -> Box<ReadExtra> {
+    SPARE_READ
+        .try_with(|c| c.take())
+        .ok()
+        .flatten()
+        .unwrap_or_default()
+}
+
 /// State of one serialize call: the output, the registry and the nesting depth.
 pub struct WriteContext<'a> {
     /// Output bytes.
@@ -74,11 +148,31 @@ pub struct WriteContext<'a> {
     registry: &'a Registry,
     options: Options,
     depth: Depth,
-    meta_strings: MetaStringWriteState,
     shared_types: SmallVec<[std::any::TypeId; 4]>,
     next_ref: u32,
-    seen: Option<std::collections::HashMap<usize, u32>>,
-    ref_types: Vec<u8>,
+    extra: Option<Box<WriteExtra>>,
+}
+
+impl Drop for WriteContext<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(mut e) = self.extra.take() {
+            if e.reset() {
+                let _ = SPARE_WRITE.try_with(|c| c.set(Some(e)));
+            }
+        }
+    }
+}
+
+impl Drop for ReadContext<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(mut e) = self.extra.take() {
+            if e.reset() {
+                let _ = SPARE_READ.try_with(|c| c.set(Some(e)));
+            }
+        }
+    }
 }
 
 impl<'a> WriteContext<'a> {
@@ -92,11 +186,9 @@ impl<'a> WriteContext<'a> {
                 depth: 0,
                 max: options.max_depth,
             },
-            meta_strings: MetaStringWriteState::new(),
             shared_types: SmallVec::new(),
             next_ref: 0,
-            seen: None,
-            ref_types: Vec::new(),
+            extra: None,
         }
     }
 
@@ -154,24 +246,25 @@ impl<'a> WriteContext<'a> {
     /// later back reference can name its type).
     pub fn set_ref_type(&mut self, id: u32, type_id: u8) {
         let i = id as usize;
-        if self.ref_types.len() <= i {
-            self.ref_types.resize(i + 1, 0);
+        let types = &mut self.extra.get_or_insert_with(take_write_extra).ref_types;
+        if types.len() <= i {
+            types.resize(i + 1, 0);
         }
-        if let Some(t) = self.ref_types.get_mut(i) {
+        if let Some(t) = types.get_mut(i) {
             *t = type_id;
         }
     }
 
     /// The type id recorded for reference id `id`.
     pub fn ref_type(&self, id: u32) -> Option<u8> {
-        self.ref_types.get(id as usize).copied()
+        self.extra.as_ref()?.ref_types.get(id as usize).copied()
     }
 
     /// For a shared pointer at `addr`: `Ok(id)` if it was written before in this stream,
     /// otherwise `Err(id)` with the id it now takes.
     pub fn shared_ref(&mut self, addr: usize) -> std::result::Result<u32, u32> {
         let next = self.next_ref;
-        let seen = self.seen.get_or_insert_with(Default::default);
+        let seen = &mut self.extra.get_or_insert_with(take_write_extra).seen;
         match seen.get(&addr) {
             Some(&id) => Ok(id),
             None => {
@@ -200,7 +293,8 @@ impl<'a> WriteContext<'a> {
 
     /// Writes a meta string, as a back reference if this stream already holds it.
     pub fn write_meta_string(&mut self, s: &EncodedMetaString) {
-        self.meta_strings.write(&mut self.writer, s);
+        let extra = self.extra.get_or_insert_with(take_write_extra);
+        extra.meta_strings.write(&mut self.writer, s);
     }
 
     /// Writes a reference/null flag.
@@ -233,9 +327,7 @@ pub struct ReadContext<'a> {
     depth: Depth,
     meta_strings: MetaStringReadState<'a>,
     typedef_cache: &'a TypeDefCache,
-    typedefs: SmallVec<[Arc<RemoteTypeDef>; 4]>,
-    current: SmallVec<[CurrentDef; 4]>,
-    refs: Vec<RefSlot>,
+    extra: Option<Box<ReadExtra>>,
 }
 
 impl<'a> ReadContext<'a> {
@@ -256,9 +348,7 @@ impl<'a> ReadContext<'a> {
             },
             meta_strings: MetaStringReadState::new(),
             typedef_cache,
-            typedefs: SmallVec::new(),
-            current: SmallVec::new(),
-            refs: Vec::new(),
+            extra: None,
         }
     }
 
@@ -268,41 +358,47 @@ impl<'a> ReadContext<'a> {
         self.options.ref_tracking
     }
 
+    #[inline]
+    fn extra_mut(&mut self) -> &mut ReadExtra {
+        self.extra.get_or_insert_with(take_read_extra)
+    }
+
     /// Reserves the next reference id (a REF_VALUE flag was read). Every slot was paid for
     /// by one input byte, so the table cannot outgrow the input.
     #[inline]
     pub fn reserve_ref(&mut self) -> usize {
-        self.refs.push(RefSlot::Pending);
-        self.refs.len() - 1
+        let refs = &mut self.extra_mut().refs;
+        refs.push(RefSlot::Pending);
+        refs.len() - 1
     }
 
     /// Number of reference ids assigned so far.
     #[inline]
     pub fn ref_count(&self) -> usize {
-        self.refs.len()
+        self.extra.as_ref().map_or(0, |e| e.refs.len())
     }
 
     /// Records what reference id `slot` stands for.
     #[inline]
     pub fn set_ref(&mut self, slot: usize, value: RefSlot) {
-        if let Some(s) = self.refs.get_mut(slot) {
+        if let Some(s) = self.extra_mut().refs.get_mut(slot) {
             *s = value;
         }
     }
 
     /// The slot of reference id `slot`, whatever it holds.
     pub fn ref_slot_raw(&self, slot: usize) -> Option<&RefSlot> {
-        self.refs.get(slot)
+        self.extra.as_ref()?.refs.get(slot)
     }
 
     /// What reference id `id` stands for, or the error for a back reference that cannot be
     /// resolved (unknown id, a value still being read, or one Rust cannot share).
     pub fn ref_slot(&self, id: u32, at: usize) -> Result<&RefSlot> {
         let fail = |what: String| Error::at(ErrorKind::Invalid { what }, at);
-        match self.refs.get(id as usize) {
+        match self.extra.as_ref().and_then(|e| e.refs.get(id as usize)) {
             None => Err(fail(format!(
                 "reference to id {id}, but only {} ids were assigned",
-                self.refs.len()
+                self.ref_count()
             ))),
             Some(RefSlot::Pending) => Err(fail(format!(
                 "reference to id {id}, a value still being read (a cycle): not supported for this type"
@@ -321,25 +417,24 @@ impl<'a> ReadContext<'a> {
         let marker = self.reader.var_u32()?;
         let index = (marker >> 1) as usize;
         if marker & 1 == 1 {
-            return self.typedefs.get(index).cloned().ok_or_else(|| {
+            let typedefs = &self.extra_mut().typedefs;
+            return typedefs.get(index).cloned().ok_or_else(|| {
                 Error::at(
                     ErrorKind::Invalid {
                         what: format!(
                             "TypeDef back reference {index}, but only {} read",
-                            self.typedefs.len()
+                            typedefs.len()
                         ),
                     },
                     at,
                 )
             });
         }
-        if index != self.typedefs.len() {
+        let known = self.extra_mut().typedefs.len();
+        if index != known {
             return Err(Error::at(
                 ErrorKind::Invalid {
-                    what: format!(
-                        "new TypeDef announced as index {index}, expected {}",
-                        self.typedefs.len()
-                    ),
+                    what: format!("new TypeDef announced as index {index}, expected {known}"),
                 },
                 at,
             ));
@@ -361,20 +456,21 @@ impl<'a> ReadContext<'a> {
                 def
             }
         };
-        self.typedefs.push(def.clone());
+        self.extra_mut().typedefs.push(def.clone());
         Ok(def)
     }
 
     /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
     pub fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
-        match self.current.iter_mut().find(|c| c.key == key) {
+        let current = &mut self.extra_mut().current;
+        match current.iter_mut().find(|c| c.key == key) {
             Some(slot) => {
                 if !Arc::ptr_eq(&slot.def, &def) {
                     slot.def = def;
                     slot.plan = None;
                 }
             }
-            None => self.current.push(CurrentDef {
+            None => current.push(CurrentDef {
                 key,
                 def,
                 plan: None,
@@ -384,7 +480,9 @@ impl<'a> ReadContext<'a> {
 
     /// The TypeDef the bodies of local type `key` currently follow, if one was read.
     pub fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
-        self.current
+        self.extra
+            .as_ref()?
+            .current
             .iter()
             .find(|c| c.key == key)
             .map(|c| c.def.clone())
@@ -397,7 +495,7 @@ impl<'a> ReadContext<'a> {
         key: std::any::TypeId,
         compress_int: bool,
     ) -> Option<Option<Arc<crate::serializer::compatible::ReadPlan>>> {
-        let c = self.current.iter().find(|c| c.key == key)?;
+        let c = self.extra.as_ref()?.current.iter().find(|c| c.key == key)?;
         match &c.plan {
             Some((compress, plan)) if *compress == compress_int => Some(plan.clone()),
             _ => None,
@@ -411,7 +509,7 @@ impl<'a> ReadContext<'a> {
         compress_int: bool,
         plan: Option<Arc<crate::serializer::compatible::ReadPlan>>,
     ) {
-        if let Some(c) = self.current.iter_mut().find(|c| c.key == key) {
+        if let Some(c) = self.extra_mut().current.iter_mut().find(|c| c.key == key) {
             c.plan = Some((compress_int, plan));
         }
     }

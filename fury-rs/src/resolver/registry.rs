@@ -48,9 +48,31 @@ pub enum Registration {
     },
 }
 
+/// Where a user type was last found in a registry: a hint that makes the common lookup an
+/// index and one compare instead of a hash lookup. `#[derive(FuryObject)]` gives every type
+/// one (in a `static`); it is only a hint, checked on every use, so several instances with
+/// different registrations stay correct (they only miss more often).
+#[derive(Debug)]
+pub struct TypeSlot(std::sync::atomic::AtomicU32);
+
+impl TypeSlot {
+    /// A slot with no hint yet.
+    pub const fn new() -> Self {
+        TypeSlot(std::sync::atomic::AtomicU32::new(0))
+    }
+}
+
+impl Default for TypeSlot {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// One registered user type.
 #[derive(Debug, Clone)]
 pub struct TypeEntry {
+    /// The Rust type.
+    key: std::any::TypeId,
     /// Struct or enum.
     pub kind: UserKind,
     /// Its wire identity.
@@ -176,12 +198,13 @@ impl Hasher for TypeIdHasher {
     }
 }
 
-type ByType = HashMap<std::any::TypeId, TypeEntry, BuildHasherDefault<TypeIdHasher>>;
+type ByType = HashMap<std::any::TypeId, usize, BuildHasherDefault<TypeIdHasher>>;
 
 /// The user types a `Fury` instance knows.
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     ref_tracking: bool,
+    entries: Vec<TypeEntry>,
     by_type: ByType,
     by_id: HashMap<(UserKind, u32), std::any::TypeId>,
     by_name: HashMap<(String, String), std::any::TypeId>,
@@ -232,7 +255,7 @@ impl Registry {
                 }));
             }
         }
-        if let Some(old) = self.by_type.get(&key) {
+        if let Some(old) = self.by_type.get(&key).and_then(|&i| self.entries.get(i)) {
             if old.registration != registration {
                 return Err(Error::new(ErrorKind::Invalid {
                     what: format!("{rust_name} is already registered as {}", old.describe()),
@@ -254,29 +277,42 @@ impl Registry {
                 Some(super::names::EncodedTypeName::new(namespace, type_name)?)
             }
         };
-        self.by_type.insert(
+        self.by_type.insert(key, self.entries.len());
+        self.entries.push(TypeEntry {
             key,
-            TypeEntry {
-                kind,
-                registration,
-                rust_name,
-                names,
-                typedef_fields: T::typedef_fields,
-                typedefs: [OnceLock::new(), OnceLock::new()],
-            },
-        );
+            kind,
+            registration,
+            rust_name,
+            names,
+            typedef_fields: T::typedef_fields,
+            typedefs: [OnceLock::new(), OnceLock::new()],
+        });
         Ok(())
     }
 
     /// The registration of `T`, if any.
     #[inline]
-    pub fn get<T: 'static>(&self) -> Option<&TypeEntry> {
-        self.by_type.get(&std::any::TypeId::of::<T>())
+    pub fn get<T: crate::serializer::FuryObject>(&self) -> Option<&TypeEntry> {
+        let key = std::any::TypeId::of::<T>();
+        let slot = T::type_slot();
+        let hint = slot.0.load(std::sync::atomic::Ordering::Relaxed) as usize;
+        match self.entries.get(hint) {
+            Some(e) if e.key == key => Some(e),
+            _ => self.get_slow(key, slot),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn get_slow(&self, key: std::any::TypeId, slot: &TypeSlot) -> Option<&TypeEntry> {
+        let i = *self.by_type.get(&key)?;
+        slot.0.store(i as u32, std::sync::atomic::Ordering::Relaxed);
+        self.entries.get(i)
     }
 
     /// The registration of `T`, or the error naming the unregistered type.
     #[inline]
-    pub fn entry<T: 'static>(&self) -> Result<&TypeEntry> {
+    pub fn entry<T: crate::serializer::FuryObject>(&self) -> Result<&TypeEntry> {
         self.get::<T>().ok_or_else(|| {
             Error::new(ErrorKind::Invalid {
                 what: format!(
@@ -289,7 +325,7 @@ impl Registry {
 
     /// True when `T` is registered by name (so its type info must accompany its values).
     #[inline]
-    pub fn is_named<T: 'static>(&self) -> bool {
+    pub fn is_named<T: crate::serializer::FuryObject>(&self) -> bool {
         matches!(
             self.get::<T>(),
             Some(TypeEntry {

@@ -18,6 +18,9 @@ pub trait FuryObject: Serialize + Deserialize + 'static {
     /// The registration named by the type's `#[fury(..)]` attributes, if any.
     fn registration() -> Option<Registration>;
 
+    /// The type's registry lookup hint (a `static` per type).
+    fn type_slot() -> &'static crate::resolver::TypeSlot;
+
     /// The fields a TypeDef of this type lists, in wire order, for `compress_int` (empty for
     /// enums).
     fn typedef_fields(registry: &crate::resolver::Registry, compress_int: bool) -> Vec<FieldInfo> {
@@ -35,8 +38,9 @@ pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()>
         (UserKind::Enum, Registration::Name { .. }) => compatible,
         (UserKind::Enum, Registration::Id(_)) => false,
     };
+    let named = matches!(entry.registration, Registration::Name { .. });
     let kind = match (T::KIND, &entry.registration) {
-        (UserKind::Struct, _) => struct_kind::<T>(ctx.registry(), compatible),
+        (UserKind::Struct, _) => struct_kind_of(named, compatible),
         (UserKind::Enum, Registration::Id(_)) => TypeId::Enum,
         (UserKind::Enum, Registration::Name { .. }) => TypeId::NamedEnum,
     };
@@ -134,8 +138,16 @@ pub fn read_user_type_info<T: FuryObject>(ctx: &mut ReadContext, id: TypeId) -> 
 }
 
 /// The kind a struct `T` is written with under `registry` (by id or by name) and mode.
-pub fn struct_kind<T: 'static>(registry: &crate::resolver::Registry, compatible: bool) -> TypeId {
-    match (registry.is_named::<T>(), compatible) {
+pub fn struct_kind<T: FuryObject>(
+    registry: &crate::resolver::Registry,
+    compatible: bool,
+) -> TypeId {
+    struct_kind_of(registry.is_named::<T>(), compatible)
+}
+
+#[inline]
+fn struct_kind_of(named: bool, compatible: bool) -> TypeId {
+    match (named, compatible) {
         (false, false) => TypeId::Struct,
         (false, true) => TypeId::CompatibleStruct,
         (true, false) => TypeId::NamedStruct,
