@@ -51,8 +51,18 @@ pub struct Options {
 /// for it (so a list of structs resolves its plan once, not per element).
 struct CurrentDef {
     key: std::any::TypeId,
-    def: Arc<RemoteTypeDef>,
+    /// `None`: the local TypeDef itself (the body is read as the local schema).
+    def: Option<Arc<RemoteTypeDef>>,
     plan: Option<(bool, Option<Arc<crate::serializer::compatible::ReadPlan>>)>,
+}
+
+/// A TypeDef announced in the stream (by its index of announcement).
+enum SharedDef {
+    /// Byte for byte the local TypeDef of registry entry `entry` under `compress_int`: found
+    /// by comparing bytes, without parsing or a cache lookup.
+    Local { entry: u32, compress_int: bool },
+    /// Any other, parsed or taken from the instance's cache.
+    Remote(Arc<RemoteTypeDef>),
 }
 
 /// What a reference id stands for while reading.
@@ -78,7 +88,7 @@ struct WriteExtra {
 /// Read state that only some streams need (TypeDefs, reference ids).
 #[derive(Default)]
 struct ReadExtra {
-    typedefs: Vec<Arc<RemoteTypeDef>>,
+    typedefs: Vec<SharedDef>,
     current: Vec<CurrentDef>,
     refs: Vec<RefSlot>,
 }
@@ -417,18 +427,28 @@ impl<'a> ReadContext<'a> {
         let marker = self.reader.var_u32()?;
         let index = (marker >> 1) as usize;
         if marker & 1 == 1 {
-            let typedefs = &self.extra_mut().typedefs;
-            return typedefs.get(index).cloned().ok_or_else(|| {
-                Error::at(
-                    ErrorKind::Invalid {
-                        what: format!(
-                            "TypeDef back reference {index}, but only {} read",
-                            typedefs.len()
-                        ),
-                    },
-                    at,
-                )
-            });
+            let known = self.extra_mut().typedefs.len();
+            let local = match self.extra_mut().typedefs.get(index) {
+                Some(SharedDef::Remote(def)) => return Ok(def.clone()),
+                Some(SharedDef::Local {
+                    entry,
+                    compress_int,
+                }) => (*entry, *compress_int),
+                None => {
+                    return Err(Error::at(
+                        ErrorKind::Invalid {
+                            what: format!("TypeDef back reference {index}, but only {known} read"),
+                        },
+                        at,
+                    ))
+                }
+            };
+            // A local TypeDef named again by a reader that wants it parsed (rare).
+            let def = self.parse_local(local.0, local.1)?;
+            if let Some(slot) = self.extra_mut().typedefs.get_mut(index) {
+                *slot = SharedDef::Remote(def.clone());
+            }
+            return Ok(def);
         }
         let known = self.extra_mut().typedefs.len();
         if index != known {
@@ -456,8 +476,78 @@ impl<'a> ReadContext<'a> {
                 def
             }
         };
-        self.extra_mut().typedefs.push(def.clone());
+        self.extra_mut()
+            .typedefs
+            .push(SharedDef::Remote(def.clone()));
         Ok(def)
+    }
+
+    #[cold]
+    fn parse_local(&self, entry: u32, compress_int: bool) -> Result<Arc<RemoteTypeDef>> {
+        let local = self
+            .registry
+            .at(entry)
+            .ok_or_else(|| {
+                self.error(ErrorKind::Invalid {
+                    what: "a TypeDef of an unknown registry entry".to_string(),
+                })
+            })?
+            .local_typedef(self.registry, compress_int)?;
+        let parsed = TypeDef::read(&mut Reader::new(&local.bytes), &self.options.typedef_limits)?;
+        Ok(Arc::new(RemoteTypeDef::new(parsed)))
+    }
+
+    /// The fast path of a compatible struct's type info: if the stream announces (or names
+    /// again) exactly the local TypeDef of `entry`, consumes the marker and TypeDef, records
+    /// that bodies of `key` follow the local schema, and returns true. Otherwise consumes
+    /// nothing and returns false (the caller takes the general path).
+    pub(crate) fn read_local_typedef(
+        &mut self,
+        entry: &crate::resolver::TypeEntry,
+        key: std::any::TypeId,
+    ) -> Result<bool> {
+        let compress_int = self.options.compress_int;
+        let local = entry.local_typedef(self.registry, compress_int)?;
+        let rest = self.reader.rest();
+        let marker = match rest.first() {
+            Some(&m) if m < 0x80 => m,
+            _ => return Ok(false),
+        };
+        let index = (marker >> 1) as usize;
+        let extra = self.extra.get_or_insert_with(take_read_extra);
+        let used = if marker & 1 == 0 {
+            if index != extra.typedefs.len()
+                || rest.get(1..1 + local.bytes.len()) != Some(&local.bytes[..])
+            {
+                return Ok(false);
+            }
+            extra.typedefs.push(SharedDef::Local {
+                entry: entry.index(),
+                compress_int,
+            });
+            1 + local.bytes.len()
+        } else {
+            match extra.typedefs.get(index) {
+                Some(SharedDef::Local {
+                    entry: e,
+                    compress_int: c,
+                }) if *e == entry.index() && *c == compress_int => 1,
+                _ => return Ok(false),
+            }
+        };
+        match extra.current.iter_mut().find(|c| c.key == key) {
+            Some(slot) => {
+                slot.def = None;
+                slot.plan = Some((compress_int, None));
+            }
+            None => extra.current.push(CurrentDef {
+                key,
+                def: None,
+                plan: Some((compress_int, None)),
+            }),
+        }
+        self.reader.bytes(used)?;
+        Ok(true)
     }
 
     /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
@@ -465,14 +555,14 @@ impl<'a> ReadContext<'a> {
         let current = &mut self.extra_mut().current;
         match current.iter_mut().find(|c| c.key == key) {
             Some(slot) => {
-                if !Arc::ptr_eq(&slot.def, &def) {
-                    slot.def = def;
+                if !slot.def.as_ref().is_some_and(|d| Arc::ptr_eq(d, &def)) {
+                    slot.def = Some(def);
                     slot.plan = None;
                 }
             }
             None => current.push(CurrentDef {
                 key,
-                def,
+                def: Some(def),
                 plan: None,
             }),
         }
@@ -485,7 +575,7 @@ impl<'a> ReadContext<'a> {
             .current
             .iter()
             .find(|c| c.key == key)
-            .map(|c| c.def.clone())
+            .and_then(|c| c.def.clone())
     }
 
     /// The read plan resolved for `key`'s current TypeDef and `compress_int`, if any:

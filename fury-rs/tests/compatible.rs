@@ -143,11 +143,16 @@ fn unregistered_structs_decode_as_values_with_field_names() {
 fn the_second_message_of_a_schema_parses_no_typedef() {
     let fury = fury();
     assert_eq!(fury.typedef_cache().len(), 0);
+    // pyfory's TypeDefs are byte for byte the local ones: recognised by comparison, so
+    // nothing is parsed or cached.
     fury.deserialize::<Person>(&unhex(PERSON)).unwrap();
-    let after_first = fury.typedef_cache().len();
-    assert_eq!(after_first, 2, "Person and Point");
-    fury.deserialize::<Person>(&unhex(PERSON)).unwrap();
-    assert_eq!(fury.typedef_cache().len(), after_first);
+    assert_eq!(fury.typedef_cache().len(), 0);
+    // Read as dynamic values they must be parsed: once, then taken from the cache.
+    let first: Value = fury.deserialize(&unhex(PERSON)).unwrap();
+    assert_eq!(fury.typedef_cache().len(), 2, "Person and Point");
+    let second: Value = fury.deserialize(&unhex(PERSON)).unwrap();
+    assert_eq!(fury.typedef_cache().len(), 2);
+    assert_eq!(first, second);
 }
 
 /// Builds a stream `01 ff 1c 00 <typedef>` around a TypeDef body, with a correct header.
@@ -260,5 +265,50 @@ fn mutated_compatible_streams_never_panic() {
                 let _ = fury.deserialize::<Shade>(&b);
             }
         }
+    }
+}
+
+mod local_then_dynamic {
+    use super::*;
+
+    #[derive(FuryObject, Debug, Clone, PartialEq)]
+    #[fury(id = 200)]
+    pub struct Pair {
+        pub first: Point,
+        pub second: Point,
+    }
+
+    #[derive(FuryObject, Debug, Clone, PartialEq)]
+    #[fury(id = 200)]
+    pub struct LoosePair {
+        pub first: Point,
+        pub second: Value,
+    }
+
+    #[test]
+    fn a_local_typedef_named_again_by_a_dynamic_field_is_parsed_then() {
+        // The writer announces Point's TypeDef once and names it again by index; the reader
+        // recognises the first as its local TypeDef, and must still be able to give the
+        // dynamic `second` field the parsed definition behind the back reference.
+        let mut writer = Fury::builder().compatible(true).build();
+        writer.register::<Point>().unwrap();
+        writer.register::<Pair>().unwrap();
+        let p = Pair {
+            first: Point { x: 1, y: 2 },
+            second: Point { x: 3, y: 4 },
+        };
+        let bytes = writer.serialize(&p).unwrap();
+        assert_eq!(writer.deserialize::<Pair>(&bytes).unwrap(), p);
+
+        let mut reader = Fury::builder().compatible(true).build();
+        reader.register::<Point>().unwrap();
+        reader.register::<LoosePair>().unwrap();
+        let loose: LoosePair = reader.deserialize(&bytes).unwrap();
+        assert_eq!(loose.first, p.first);
+        let Value::Struct(s) = &loose.second else {
+            panic!("expected a struct value, got {:?}", loose.second)
+        };
+        assert_eq!(s.get("x"), Some(&Value::VarInt32(3)));
+        assert_eq!(s.get("y"), Some(&Value::VarInt32(4)));
     }
 }

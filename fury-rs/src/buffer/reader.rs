@@ -33,6 +33,12 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
+    /// The bytes not read yet.
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
+        self.data.get(self.pos..).unwrap_or_default()
+    }
+
     /// Bytes left to read.
     #[inline]
     pub fn remaining(&self) -> usize {

@@ -73,6 +73,8 @@ impl Default for TypeSlot {
 pub struct TypeEntry {
     /// The Rust type.
     key: std::any::TypeId,
+    /// Position in the registry.
+    index: u32,
     /// Struct or enum.
     pub kind: UserKind,
     /// Its wire identity.
@@ -117,16 +119,32 @@ impl TypeEntry {
 }
 
 impl TypeEntry {
+    /// Position of this entry in its registry (see [`Registry::at`]).
+    #[inline]
+    pub fn index(&self) -> u32 {
+        self.index
+    }
+
     /// The local TypeDef for `compress_int` (built on first use).
+    #[inline]
     pub fn local_typedef(
         &self,
         registry: &Registry,
         compress_int: bool,
-    ) -> Result<Arc<LocalTypeDef>> {
-        let cell = &self.typedefs[compress_int as usize];
-        if let Some(td) = cell.get() {
-            return Ok(td.clone());
+    ) -> Result<&Arc<LocalTypeDef>> {
+        match self.typedefs[compress_int as usize].get() {
+            Some(td) => Ok(td),
+            None => self.build_local_typedef(registry, compress_int),
         }
+    }
+
+    #[cold]
+    fn build_local_typedef(
+        &self,
+        registry: &Registry,
+        compress_int: bool,
+    ) -> Result<&Arc<LocalTypeDef>> {
+        let cell = &self.typedefs[compress_int as usize];
         let registration = match &self.registration {
             Registration::Id(id) => TypeDefRegistration::Id(*id),
             Registration::Name {
@@ -173,7 +191,7 @@ impl TypeEntry {
             header,
             fields,
         });
-        Ok(cell.get_or_init(|| td).clone())
+        Ok(cell.get_or_init(|| td))
     }
 }
 
@@ -277,9 +295,15 @@ impl Registry {
                 Some(super::names::EncodedTypeName::new(namespace, type_name)?)
             }
         };
+        let index = u32::try_from(self.entries.len()).map_err(|_| {
+            Error::new(ErrorKind::Invalid {
+                what: "too many registered types".to_string(),
+            })
+        })?;
         self.by_type.insert(key, self.entries.len());
         self.entries.push(TypeEntry {
             key,
+            index,
             kind,
             registration,
             rust_name,
@@ -308,6 +332,12 @@ impl Registry {
         let i = *self.by_type.get(&key)?;
         slot.0.store(i as u32, std::sync::atomic::Ordering::Relaxed);
         self.entries.get(i)
+    }
+
+    /// The entry at position `index` (see [`TypeEntry::index`]).
+    #[inline]
+    pub fn at(&self, index: u32) -> Option<&TypeEntry> {
+        self.entries.get(index as usize)
     }
 
     /// The registration of `T`, or the error naming the unregistered type.

@@ -92,6 +92,11 @@ pub fn read_user_type_info<T: FuryObject>(ctx: &mut ReadContext, id: TypeId) -> 
         if !expect_kind {
             return Err(mismatch(id.name().to_string()));
         }
+        if T::KIND == UserKind::Struct
+            && ctx.read_local_typedef(entry, std::any::TypeId::of::<T>())?
+        {
+            return Ok(());
+        }
         let def = ctx.read_shared_typedef()?;
         let same = match (&entry.registration, &def.def.registration) {
             (Registration::Id(a), TypeDefRegistration::Id(b)) => a == b,
