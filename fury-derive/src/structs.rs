@@ -65,12 +65,12 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
     let checks = fields.iter().map(type_check);
     let order_c = wire_order(&fields, true);
     let order_f = wire_order(&fields, false);
-    let write_c = order_c.iter().map(|&i| write_field(&fields[i], true));
-    let write_f = order_f.iter().map(|&i| write_field(&fields[i], false));
+    let (room_c, budget_c, rest_c) = split_room(&fields, &order_c, true);
+    let (room_f, budget_f, rest_f) = split_room(&fields, &order_f, false);
+    let write_c = rest_c.iter().map(|&i| write_field(&fields[i], true));
+    let write_f = rest_f.iter().map(|&i| write_field(&fields[i], false));
     let read_c = order_c.iter().map(|&i| read_field(&fields[i], true));
     let read_f = order_f.iter().map(|&i| read_field(&fields[i], false));
-    let reserve_c = reserve(&fields, true);
-    let reserve_f = reserve(&fields, false);
     let fingerprint_c = fingerprint(&fields, true);
     let fingerprint_f = fingerprint(&fields, false);
     let locals: Vec<_> = fields.iter().map(|f| local(&f.ident)).collect();
@@ -144,16 +144,25 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     } else {
                         ::std::option::Option::Some(__FURY_HASH.get(compress_int, __fury_fingerprint))
                     };
+                    // The hash and the leading fixed-size fields go into one reserved room.
                     if compress_int {
-                        ctx.writer.reserve(#reserve_c);
-                        if let ::std::option::Option::Some(h) = hash {
-                            ctx.writer.i32(h);
+                        {
+                            let mut room = ctx.writer.room(#budget_c);
+                            match hash {
+                                ::std::option::Option::Some(h) => room.i32(h),
+                                ::std::option::Option::None => room.spend(4),
+                            }
+                            #(#room_c)*
                         }
                         #(#write_c)*
                     } else {
-                        ctx.writer.reserve(#reserve_f);
-                        if let ::std::option::Option::Some(h) = hash {
-                            ctx.writer.i32(h);
+                        {
+                            let mut room = ctx.writer.room(#budget_f);
+                            match hash {
+                                ::std::option::Option::Some(h) => room.i32(h),
+                                ::std::option::Option::None => room.spend(4),
+                            }
+                            #(#room_f)*
                         }
                         #(#write_f)*
                     }
@@ -376,13 +385,83 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     quote! { let #local = #read #unwrap; }
 }
 
-/// Upper bound of the bytes of the fixed-size fields plus the 4-byte hash.
-fn reserve(fields: &[Field], compress_int: bool) -> TokenStream {
-    let sizes = fields.iter().map(|f| {
-        let ty = codec_type(f, compress_int);
-        quote! { <#ty as ::fury::Serialize>::MAX_SIZE }
-    });
-    quote! { 4usize #(+ #sizes)* }
+/// Splits the wire order into the leading fields written straight into a reserved
+/// [`fury::buffer::Room`] (non-ref primitive scalars, possibly `Option`) and the rest. Returns
+/// the room writes, the room's size (4-byte hash, the fields' budgets, 8 bytes of slack for
+/// whole-word varint stores) and the indices of the remaining fields.
+fn split_room(
+    fields: &[Field],
+    order: &[usize],
+    compress_int: bool,
+) -> (Vec<TokenStream>, usize, Vec<usize>) {
+    let mut writes = Vec::new();
+    let mut budget = 4 + 8;
+    let mut rest = Vec::new();
+    for &i in order {
+        match room_write(&fields[i], compress_int) {
+            Some((w, b)) if rest.is_empty() => {
+                writes.push(w);
+                budget += b;
+            }
+            _ => rest.push(i),
+        }
+    }
+    (writes, budget, rest)
+}
+
+/// The `Room` write of a field and the budget it takes, if the field qualifies.
+fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize)> {
+    if f.track_ref || f.flagged {
+        return None;
+    }
+    let scalar = f.scalar.as_deref()?;
+    if !matches!(
+        scalar,
+        "bool" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f32" | "f64"
+    ) {
+        return None;
+    }
+    let (method, budget) = match f.prim(compress_int)?.type_id {
+        1 => ("bool", 1),
+        2 => ("i8", 1),
+        3 => ("i16", 2),
+        4 => ("i32", 4),
+        5 => ("var_i32", 5),
+        6 => ("i64", 8),
+        7 => ("var_i64", 9),
+        8 => ("tagged_i64", 9),
+        9 => ("u8", 1),
+        10 => ("u16", 2),
+        11 => ("u32", 4),
+        12 => ("var_u32", 5),
+        13 => ("u64", 8),
+        14 => ("var_u64", 9),
+        15 => ("tagged_u64", 9),
+        19 => ("f32", 4),
+        20 => ("f64", 8),
+        _ => return None,
+    };
+    let m = format_ident!("{}", method);
+    let ident = &f.ident;
+    if f.is_option {
+        Some((
+            quote! {
+                match self.#ident {
+                    ::std::option::Option::Some(v) => {
+                        room.u8(::fury::RefFlag::NotNull.byte());
+                        room.#m(v);
+                    }
+                    ::std::option::Option::None => {
+                        room.u8(::fury::RefFlag::Null.byte());
+                        room.spend(#budget);
+                    }
+                }
+            },
+            budget + 1,
+        ))
+    } else {
+        Some((quote! { room.#m(self.#ident); }, budget))
+    }
 }
 
 fn fingerprint(fields: &[Field], compress_int: bool) -> TokenStream {

@@ -245,7 +245,7 @@ fn writes_at_exact_capacity_and_one_byte_short() {
 
 #[test]
 fn byte_runs_of_every_short_length_at_capacity_boundaries() {
-    for n in 0..=40usize {
+    for n in 0..=80usize {
         let data: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37) & 0x7f).collect();
         for spare in [n.saturating_sub(1), n, n + 1, n + 9] {
             let mut out = with_spare(2, spare);
@@ -261,7 +261,7 @@ fn byte_runs_of_every_short_length_at_capacity_boundaries() {
 
 #[test]
 fn tagged_runs_pick_the_tag_from_every_byte() {
-    for n in 0..=40usize {
+    for n in 0..=80usize {
         let ascii: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
         let mut cases = vec![(ascii.clone(), true)];
         for hi in 0..n {

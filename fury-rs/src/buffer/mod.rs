@@ -4,12 +4,14 @@
 
 mod numbers;
 mod reader;
+mod room;
 mod text;
 mod writer;
 
 pub use numbers::LeNumber;
 
 pub use reader::Reader;
+pub use room::Room;
 pub use text::{ascii_to_string, is_ascii, utf8_to_string};
 pub use writer::{
     encode_var_u64, var_u32_len, var_u64_len, zigzag32, zigzag64, Writer, MAX_VARINT32_LEN,

@@ -26,9 +26,9 @@ pub struct Writer<'a> {
     // `ptr == vec.as_mut_ptr()`, `cap == vec.capacity()`, `vec.len() <= len <= cap`, and the
     // bytes `ptr[..len]` are initialised. The vector is borrowed exclusively for `'a`, so
     // nothing else can move or resize its allocation while the writer lives.
-    ptr: *mut u8,
-    len: usize,
-    cap: usize,
+    pub(super) ptr: *mut u8,
+    pub(super) len: usize,
+    pub(super) cap: usize,
     vec: &'a mut Vec<u8>,
 }
 
@@ -58,13 +58,53 @@ pub fn var_u32_len(v: u32) -> u32 {
     (bits * 9 + 64) >> 6
 }
 
+/// The continuation bits of a varint of `n` bytes (n in 1..=8, stored as one word): the high
+/// bit of every byte but the last. Sixteen entries so that an index masked with 15 needs no
+/// bounds check.
+const CONTINUATION: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut n = 2;
+    while n <= 8 {
+        t[n] = 0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
+        n += 1;
+    }
+    t
+};
+
+/// Stores `v` as an unsigned varint32 at `dst`, returning its length (1 to 5).
+///
+/// # Safety
+/// `dst` must be valid for writes of 8 bytes (a whole word is stored; only the returned
+/// length counts).
+#[inline(always)]
+pub(super) unsafe fn store_var_u32(dst: *mut u8, v: u32) -> usize {
+    if v < 0x80 {
+        // SAFETY: the caller guarantees 8 writable bytes at `dst`.
+        unsafe { *dst = v as u8 };
+        return 1;
+    }
+    // Branch-free: spread the 7-bit groups over the bytes of a u64 and mark the continuation
+    // bit of all but the last used byte.
+    let x = v as u64;
+    let spread = (x & 0x7f)
+        | ((x & 0x3f80) << 1)
+        | ((x & 0x1f_c000) << 2)
+        | ((x & 0x0fe0_0000) << 3)
+        | ((x & 0xf000_0000) << 4);
+    let n = var_u32_len(v);
+    let cont = CONTINUATION[n as usize & 15];
+    // SAFETY: 8 writable bytes; unaligned store.
+    unsafe { std::ptr::write_unaligned(dst as *mut u64, (spread | cont).to_le()) };
+    n as usize
+}
+
 /// Stores `v` as an unsigned varint64 at `dst`, returning its length (1 to 9).
 ///
 /// # Safety
 /// `dst` must be valid for writes of 9 bytes (whole words may be stored past the length
 /// returned, within those 9 bytes).
 #[inline(always)]
-unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
+pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
     if v < 0x80 {
         // SAFETY: the caller guarantees 9 writable bytes at `dst`.
         unsafe { *dst = v as u8 };
@@ -83,7 +123,7 @@ unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
             | ((v << 7) & 0x7f00_0000_0000_0000);
         let bits = 64 - v.leading_zeros();
         let n = (bits * 9 + 64) >> 6; // ceil(bits / 7) for bits in 8..=56
-        let cont = 0x8080_8080_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
+        let cont = CONTINUATION[n as usize & 15];
         // SAFETY: 8 of the 9 writable bytes; unaligned store.
         unsafe { std::ptr::write_unaligned(dst as *mut u64, (spread | cont).to_le()) };
         return n as usize;
@@ -95,9 +135,10 @@ unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
     n
 }
 
-/// Copies `src` to `dst`. Runs of 4 to 16 bytes are copied as two overlapping words (read at
-/// offsets `0` and `n - W`, `W <= n`, so inside `src`), and the OR of those words is returned
-/// (for an ASCII test); other lengths use `memcpy` and return `None`.
+/// Copies `src` to `dst`. Runs of 4 to 64 bytes are copied as words (the last one read at
+/// offset `n - W`, `W <= n`, overlapping the one before; every read inside `src`), and the OR
+/// of those words is returned (for an ASCII test); other lengths use `memcpy` and return
+/// `None`.
 ///
 /// # Safety
 /// `dst` must be valid for writes of `src.len()` bytes and must not overlap `src`.
@@ -120,6 +161,19 @@ unsafe fn copy_run(src: &[u8], dst: *mut u8) -> Option<u64> {
             std::ptr::write_unaligned(dst as *mut u32, a);
             std::ptr::write_unaligned(dst.add(n - 4) as *mut u32, z);
             Some(u64::from(a | z))
+        } else if (17..=64).contains(&n) {
+            // Whole words, then the last word again (overlapping), ORed for the ASCII test.
+            let mut acc = 0u64;
+            let mut i = 0;
+            while i + 8 <= n {
+                let w = std::ptr::read_unaligned(s.add(i) as *const u64);
+                std::ptr::write_unaligned(dst.add(i) as *mut u64, w);
+                acc |= w;
+                i += 8;
+            }
+            let z = std::ptr::read_unaligned(s.add(n - 8) as *const u64);
+            std::ptr::write_unaligned(dst.add(n - 8) as *mut u64, z);
+            Some(acc | z)
         } else {
             std::ptr::copy_nonoverlapping(s, dst, n);
             None
@@ -226,15 +280,6 @@ impl<'a> Writer<'a> {
         self.len += N;
     }
 
-    /// Stores the 8 bytes of `word` at the end but keeps only the first `keep` (at most 8).
-    #[inline(always)]
-    fn put_word_keep(&mut self, word: u64, keep: usize) {
-        self.reserve(8);
-        // SAFETY: `reserve` made room for 8 bytes at `ptr + len`; an unaligned store is used.
-        unsafe { std::ptr::write_unaligned(self.ptr.add(self.len) as *mut u64, word.to_le()) };
-        self.len += keep.min(8);
-    }
-
     /// Overwrites the byte at `pos` (which must already be written).
     #[inline]
     pub fn patch_u8(&mut self, pos: usize, v: u8) {
@@ -313,21 +358,10 @@ impl<'a> Writer<'a> {
     /// Appends an unsigned varint32 (1 to 5 bytes).
     #[inline]
     pub fn var_u32(&mut self, v: u32) {
-        if v < 0x80 {
-            self.put([v as u8]);
-            return;
-        }
-        // Branch-free: spread the 7-bit groups over the bytes of a u64, mark the
-        // continuation bit of all but the last used byte, store 8 bytes, keep `n`.
-        let x = v as u64;
-        let spread = (x & 0x7f)
-            | ((x & 0x3f80) << 1)
-            | ((x & 0x1f_c000) << 2)
-            | ((x & 0x0fe0_0000) << 3)
-            | ((x & 0xf000_0000) << 4);
-        let n = var_u32_len(v);
-        let cont = 0x80_8080_8080u64 & ((1u64 << (8 * (n - 1))) - 1);
-        self.put_word_keep(spread | cont, n as usize);
+        self.reserve(8);
+        // SAFETY: `reserve` made room for the 8 bytes `store_var_u32` may write.
+        let n = unsafe { store_var_u32(self.ptr.add(self.len), v) };
+        self.len += n;
     }
 
     /// Appends a zigzag signed varint32.
