@@ -333,3 +333,62 @@ fn owned_strings_only_from_valid_text() {
     assert_eq!(ascii_to_string("héllo".as_bytes()), None);
     assert_eq!(utf8_to_string(&[0xc3]), None);
 }
+
+#[test]
+fn rooms_of_any_size_write_what_the_writer_writes() {
+    // A room smaller than its writes (down to zero) must grow, not overrun; the bytes are the
+    // same as the plain writer's whatever the room and spare capacity.
+    let expected = written(|w| {
+        w.u8(1);
+        w.var_u32(300);
+        w.var_i32(-70_000);
+        w.var_u64(u64::MAX);
+        w.var_i64(i64::MIN);
+        w.tagged_i64(1 << 40);
+        w.tagged_i64(-5);
+        w.tagged_u64(7);
+        w.tagged_u64(u64::MAX);
+        w.i16(-2);
+        w.u16(65_000);
+        w.i32(-3);
+        w.u32(4);
+        w.i64(-5);
+        w.u64(6);
+        w.f32(1.5);
+        w.f64(-2.25);
+        w.bool(true);
+        w.i8(-1);
+    });
+    for room in 0..=expected.len() + 8 {
+        for spare in [0, 1, 8, room, room + 3] {
+            let mut out = with_spare(0, spare);
+            let mut w = Writer::new(&mut out);
+            let mut r = w.room(room);
+            r.u8(1);
+            r.var_u32(300);
+            r.var_i32(-70_000);
+            r.var_u64(u64::MAX);
+            r.var_i64(i64::MIN);
+            r.tagged_i64(1 << 40);
+            r.tagged_i64(-5);
+            r.tagged_u64(7);
+            r.tagged_u64(u64::MAX);
+            r.i16(-2);
+            r.u16(65_000);
+            r.i32(-3);
+            r.u32(4);
+            r.i64(-5);
+            r.u64(6);
+            r.f32(1.5);
+            r.f64(-2.25);
+            r.spend(3);
+            r.bool(true);
+            r.i8(-1);
+            drop(r);
+            w.u8(0x55);
+            drop(w);
+            assert_eq!(out.get(..expected.len()), Some(&expected[..]), "room {room}");
+            assert_eq!(out.get(expected.len()..), Some(&[0x55][..]));
+        }
+    }
+}
