@@ -387,7 +387,11 @@ fn rooms_of_any_size_write_what_the_writer_writes() {
             drop(r);
             w.u8(0x55);
             drop(w);
-            assert_eq!(out.get(..expected.len()), Some(&expected[..]), "room {room}");
+            assert_eq!(
+                out.get(..expected.len()),
+                Some(&expected[..]),
+                "room {room}"
+            );
             assert_eq!(out.get(expected.len()..), Some(&[0x55][..]));
         }
     }

@@ -83,6 +83,12 @@ pub(super) unsafe fn store_var_u32(dst: *mut u8, v: u32) -> usize {
         unsafe { *dst = v as u8 };
         return 1;
     }
+    if v < 0x4000 {
+        let two = (v & 0x7f) | 0x80 | ((v >> 7) << 8);
+        // SAFETY: 2 of the 8 writable bytes; unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le()) };
+        return 2;
+    }
     // Branch-free: spread the 7-bit groups over the bytes of a u64 and mark the continuation
     // bit of all but the last used byte.
     let x = v as u64;
@@ -109,6 +115,12 @@ pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
         // SAFETY: the caller guarantees 9 writable bytes at `dst`.
         unsafe { *dst = v as u8 };
         return 1;
+    }
+    if v < 0x4000 {
+        let two = (v & 0x7f) | 0x80 | ((v >> 7) << 8);
+        // SAFETY: 2 of the 9 writable bytes; unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le()) };
+        return 2;
     }
     if v < 1 << 56 {
         // Branch-free for up to 8 bytes: spread the 7-bit groups over the bytes of a u64 and
@@ -421,7 +433,7 @@ impl<'a> Writer<'a> {
     /// drop(w);
     /// assert_eq!(out, [0x08, b'h', b'i', 0x0a, 0xc3, 0xa9]);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn tagged_run(&mut self, bytes: &[u8], ascii_tag: u8, other_tag: u8) {
         let n = bytes.len();
         let header = (n as u64) << 2;

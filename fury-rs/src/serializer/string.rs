@@ -10,7 +10,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::types::{string_encoding, TypeId};
 
 /// Writes the payload of a string.
-#[inline]
+#[inline(always)]
 pub(crate) fn write_str(s: &str, ctx: &mut WriteContext) {
     ctx.writer.tagged_run(
         s.as_bytes(),
@@ -67,7 +67,7 @@ impl Serialize for str {
 impl Serialize for String {
     const TYPE_ID: TypeId = TypeId::String;
 
-    #[inline]
+    #[inline(always)]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_str(self, ctx);
         Ok(())
