@@ -295,6 +295,12 @@ impl<'a> Reader<'a> {
                     return Ok(v);
                 }
             }
+        } else if let Some(&b) = self.data.get(self.pos) {
+            // Near the end of the input: one byte still needs no loop.
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(b as u32);
+            }
         }
         self.var_u32_checked()
     }
