@@ -56,6 +56,18 @@ struct CurrentDef {
     plan: Option<(bool, Option<Arc<crate::serializer::compatible::ReadPlan>>)>,
 }
 
+/// A local TypeDef announced by the stream, kept inline while every TypeDef announced so far
+/// is a local one (the common case): no allocation and no per-thread state for it.
+#[derive(Clone, Copy)]
+struct InlineLocal {
+    key: std::any::TypeId,
+    entry: u32,
+    compress_int: bool,
+}
+
+/// How many local TypeDefs are kept inline before moving to the general tables.
+const INLINE_LOCALS: usize = 4;
+
 /// A TypeDef announced in the stream (by its index of announcement).
 enum SharedDef {
     /// Byte for byte the local TypeDef of registry entry `entry` under `compress_int`: found
@@ -337,6 +349,10 @@ pub struct ReadContext<'a> {
     depth: Depth,
     meta_strings: MetaStringReadState<'a>,
     typedef_cache: &'a TypeDefCache,
+    /// The TypeDefs announced so far, while all are local ones (indices `0..inline_len`);
+    /// moved into `extra` as soon as anything else is needed.
+    inline_locals: [Option<InlineLocal>; INLINE_LOCALS],
+    inline_len: u8,
     extra: Option<Box<ReadExtra>>,
 }
 
@@ -358,6 +374,8 @@ impl<'a> ReadContext<'a> {
             },
             meta_strings: MetaStringReadState::new(),
             typedef_cache,
+            inline_locals: [None; INLINE_LOCALS],
+            inline_len: 0,
             extra: None,
         }
     }
@@ -368,16 +386,52 @@ impl<'a> ReadContext<'a> {
         self.options.ref_tracking
     }
 
+    /// The general tables, with any inline local TypeDefs moved into them first.
     #[inline]
     fn extra_mut(&mut self) -> &mut ReadExtra {
+        if self.inline_len > 0 {
+            self.spill_inline();
+        }
         self.extra.get_or_insert_with(take_read_extra)
+    }
+
+    #[cold]
+    fn spill_inline(&mut self) {
+        let n = std::mem::take(&mut self.inline_len) as usize;
+        let extra = self.extra.get_or_insert_with(take_read_extra);
+        for l in self.inline_locals.iter_mut().take(n) {
+            if let Some(l) = l.take() {
+                extra.typedefs.push(SharedDef::Local {
+                    entry: l.entry,
+                    compress_int: l.compress_int,
+                });
+                if !extra.current.iter().any(|c| c.key == l.key) {
+                    extra.current.push(CurrentDef {
+                        key: l.key,
+                        def: None,
+                        plan: Some((l.compress_int, None)),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The inline local TypeDef recorded for `key`, if any.
+    #[inline]
+    fn inline_local(&self, key: std::any::TypeId) -> Option<InlineLocal> {
+        self.inline_locals
+            .iter()
+            .take(self.inline_len as usize)
+            .flatten()
+            .find(|l| l.key == key)
+            .copied()
     }
 
     /// Reserves the next reference id (a REF_VALUE flag was read). Every slot was paid for
     /// by one input byte, so the table cannot outgrow the input.
     #[inline]
     pub fn reserve_ref(&mut self) -> usize {
-        let refs = &mut self.extra_mut().refs;
+        let refs = &mut self.extra.get_or_insert_with(take_read_extra).refs;
         refs.push(RefSlot::Pending);
         refs.len() - 1
     }
@@ -391,7 +445,12 @@ impl<'a> ReadContext<'a> {
     /// Records what reference id `slot` stands for.
     #[inline]
     pub fn set_ref(&mut self, slot: usize, value: RefSlot) {
-        if let Some(s) = self.extra_mut().refs.get_mut(slot) {
+        if let Some(s) = self
+            .extra
+            .get_or_insert_with(take_read_extra)
+            .refs
+            .get_mut(slot)
+        {
             *s = value;
         }
     }
@@ -514,7 +573,51 @@ impl<'a> ReadContext<'a> {
             _ => return Ok(false),
         };
         let index = (marker >> 1) as usize;
-        let extra = self.extra.get_or_insert_with(take_read_extra);
+        // While nothing but local TypeDefs was announced, they are kept inline.
+        if self.extra.as_ref().is_none_or(|e| e.typedefs.is_empty()) {
+            let n = self.inline_len as usize;
+            let used = if marker & 1 == 0 {
+                if index != n
+                    || n >= INLINE_LOCALS
+                    || rest.get(1..1 + local.bytes.len()) != Some(&local.bytes[..])
+                {
+                    None
+                } else {
+                    if let Some(slot) = self.inline_locals.get_mut(n) {
+                        *slot = Some(InlineLocal {
+                            key,
+                            entry: entry.index(),
+                            compress_int,
+                        });
+                    }
+                    self.inline_len += 1;
+                    Some(1 + local.bytes.len())
+                }
+            } else {
+                // A back reference to an inline local TypeDef of the same entry (so of the
+                // same type): its bodies follow the local schema again.
+                match self.inline_locals.get(index).copied().flatten() {
+                    Some(l)
+                        if index < n
+                            && l.entry == entry.index()
+                            && l.compress_int == compress_int =>
+                    {
+                        Some(1)
+                    }
+                    _ => None,
+                }
+            };
+            // No other TypeDef was recorded yet (anything else moves the inline table out
+            // first), so `key` has no current TypeDef besides these.
+            if let Some(used) = used {
+                self.reader.bytes(used)?;
+                return Ok(true);
+            }
+            if self.inline_len > 0 {
+                self.spill_inline();
+            }
+        }
+        let extra = self.extra_mut();
         let used = if marker & 1 == 0 {
             if index != extra.typedefs.len()
                 || rest.get(1..1 + local.bytes.len()) != Some(&local.bytes[..])
@@ -570,6 +673,9 @@ impl<'a> ReadContext<'a> {
 
     /// The TypeDef the bodies of local type `key` currently follow, if one was read.
     pub fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
+        if self.inline_local(key).is_some() {
+            return None;
+        }
         self.extra
             .as_ref()?
             .current
@@ -585,6 +691,9 @@ impl<'a> ReadContext<'a> {
         key: std::any::TypeId,
         compress_int: bool,
     ) -> Option<Option<Arc<crate::serializer::compatible::ReadPlan>>> {
+        if let Some(l) = self.inline_local(key) {
+            return (l.compress_int == compress_int).then_some(None);
+        }
         let c = self.extra.as_ref()?.current.iter().find(|c| c.key == key)?;
         match &c.plan {
             Some((compress, plan)) if *compress == compress_int => Some(plan.clone()),

@@ -312,3 +312,63 @@ mod local_then_dynamic {
         assert_eq!(s.get("y"), Some(&Value::VarInt32(4)));
     }
 }
+
+mod many_local_typedefs {
+    use super::*;
+
+    macro_rules! leaf {
+        ($($name:ident = $id:literal),*) => {$(
+            #[derive(FuryObject, Debug, Clone, PartialEq, Default)]
+            #[fury(id = $id)]
+            pub struct $name {
+                pub v: i32,
+                pub s: String,
+            }
+        )*};
+    }
+    leaf!(L1 = 301, L2 = 302, L3 = 303, L4 = 304, L5 = 305, L6 = 306);
+
+    #[derive(FuryObject, Debug, Clone, PartialEq, Default)]
+    #[fury(id = 300)]
+    pub struct Many {
+        pub a: L1,
+        pub b: L2,
+        pub c: L3,
+        pub d: L4,
+        pub e: L5,
+        pub f: Vec<L6>,
+        pub again: Vec<L1>,
+    }
+
+    #[test]
+    fn more_local_typedefs_than_kept_inline_and_back_references_to_them() {
+        let mut fury = Fury::builder().compatible(true).build();
+        fury.register::<L1>().unwrap();
+        fury.register::<L2>().unwrap();
+        fury.register::<L3>().unwrap();
+        fury.register::<L4>().unwrap();
+        fury.register::<L5>().unwrap();
+        fury.register::<L6>().unwrap();
+        fury.register::<Many>().unwrap();
+        let leaf = |v: i32| (v, format!("s{v}"));
+        let m = Many {
+            a: L1 { v: 1, s: leaf(1).1 },
+            b: L2 { v: 2, s: leaf(2).1 },
+            c: L3 { v: 3, s: leaf(3).1 },
+            d: L4 { v: 4, s: leaf(4).1 },
+            e: L5 { v: 5, s: leaf(5).1 },
+            f: vec![L6 { v: 6, s: leaf(6).1 }, L6 { v: 7, s: leaf(7).1 }],
+            again: vec![L1 { v: 8, s: leaf(8).1 }, L1 { v: 9, s: leaf(9).1 }],
+        };
+        let bytes = fury.serialize(&m).unwrap();
+        for _ in 0..3 {
+            assert_eq!(fury.deserialize::<Many>(&bytes).unwrap(), m);
+        }
+        // Read dynamically too: every TypeDef then has to be parsed.
+        let v: Value = fury.deserialize(&bytes).unwrap();
+        let Value::Struct(s) = v else {
+            panic!("expected a struct")
+        };
+        assert_eq!(s.fields.len(), 7);
+    }
+}
