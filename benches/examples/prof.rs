@@ -13,6 +13,7 @@ fn main() {
         "users0" => run(&fury, &mode, &values::user_model_list(0)),
         "customers" => run(&fury, &mode, &values::customer_list()),
         "sample" => run(&fury, &mode, &values::sample(1)),
+        "skill" => run(&fury, &mode, &values::skill_fire()),
         _ => run(&fury, &mode, &values::numeric_struct(1)),
     }
 }
