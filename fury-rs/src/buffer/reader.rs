@@ -34,6 +34,13 @@ impl<'a> Reader<'a> {
     }
 
     /// The bytes not read yet.
+    ///
+    /// ```
+    /// use fury::buffer::Reader;
+    /// let mut r = Reader::new(&[1, 2, 3]);
+    /// r.u8().unwrap();
+    /// assert_eq!(r.rest(), [2, 3]);
+    /// ```
     #[inline]
     pub fn rest(&self) -> &'a [u8] {
         self.data.get(self.pos..).unwrap_or_default()

@@ -4,6 +4,11 @@
 #![allow(unsafe_code)]
 
 /// Whether every byte is below 0x80; short runs are tested as two overlapping words.
+///
+/// ```
+/// assert!(fury::buffer::is_ascii(b"plain text"));
+/// assert!(!fury::buffer::is_ascii("héllo".as_bytes()));
+/// ```
 #[inline]
 pub fn is_ascii(b: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -22,6 +27,12 @@ pub fn is_ascii(b: &[u8]) -> bool {
 }
 
 /// A copy of `b` as a `String` when `b` is valid UTF-8 (checked once; ASCII quickly).
+///
+/// ```
+/// use fury::buffer::utf8_to_string;
+/// assert_eq!(utf8_to_string("héllo".as_bytes()).as_deref(), Some("héllo"));
+/// assert_eq!(utf8_to_string(&[0xc3]), None);
+/// ```
 #[inline]
 pub fn utf8_to_string(b: &[u8]) -> Option<String> {
     if is_ascii(b) {
@@ -32,6 +43,12 @@ pub fn utf8_to_string(b: &[u8]) -> Option<String> {
 }
 
 /// A copy of `b` as a `String` when `b` is ASCII; `None` otherwise.
+///
+/// ```
+/// use fury::buffer::ascii_to_string;
+/// assert_eq!(ascii_to_string(b"abc").as_deref(), Some("abc"));
+/// assert_eq!(ascii_to_string(&[0xe9]), None);
+/// ```
 #[inline]
 pub fn ascii_to_string(b: &[u8]) -> Option<String> {
     if is_ascii(b) {
