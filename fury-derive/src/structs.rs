@@ -136,35 +136,26 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
                 fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
                     ctx.enter()?;
-                    let compress_int = ctx.compress_int();
-                    // Same-schema mode puts the schema hash first; compatible mode shares a
-                    // TypeDef in the type info instead.
-                    let hash = if ctx.compatible() {
-                        ::std::option::Option::None
-                    } else {
-                        ::std::option::Option::Some(__FURY_HASH.get(compress_int, __fury_fingerprint))
-                    };
-                    // The hash and the leading fixed-size fields go into one reserved room.
-                    if compress_int {
-                        {
-                            let mut room = ctx.writer.room(#budget_c);
-                            match hash {
-                                ::std::option::Option::Some(h) => room.i32(h),
-                                ::std::option::Option::None => room.spend(4),
-                            }
-                            #(#room_c)*
-                        }
-                        #(#write_c)*
-                    } else {
-                        {
-                            let mut room = ctx.writer.room(#budget_f);
-                            match hash {
-                                ::std::option::Option::Some(h) => room.i32(h),
-                                ::std::option::Option::None => room.spend(4),
-                            }
-                            #(#room_f)*
-                        }
-                        #(#write_f)*
+                    let (compress_int, hash) = __fury_write_setup(ctx);
+                    __fury_write_body(self, ctx, compress_int, hash)?;
+                    ctx.leave();
+                    ::std::result::Result::Ok(())
+                }
+
+                fn write_run<'b, I>(
+                    items: I,
+                    _declared: bool,
+                    ctx: &mut ::fury::context::WriteContext,
+                ) -> ::fury::Result<()>
+                where
+                    Self: 'b,
+                    I: ::std::iter::Iterator<Item = &'b Self>,
+                {
+                    // The set-up of `write_data`, once for the whole run.
+                    ctx.enter()?;
+                    let (compress_int, hash) = __fury_write_setup(ctx);
+                    for item in items {
+                        __fury_write_body(item, ctx, compress_int, hash)?;
                     }
                     ctx.leave();
                     ::std::result::Result::Ok(())
@@ -212,6 +203,55 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 }
+            }
+
+            /// What every body written in this call shares: the integer encoding, and the
+            /// schema hash that same-schema mode puts first (compatible mode shares a TypeDef
+            /// in the type info instead).
+            #[inline(always)]
+            fn __fury_write_setup(
+                ctx: &::fury::context::WriteContext,
+            ) -> (bool, ::std::option::Option<i32>) {
+                let compress_int = ctx.compress_int();
+                let hash = if ctx.compatible() {
+                    ::std::option::Option::None
+                } else {
+                    ::std::option::Option::Some(__FURY_HASH.get(compress_int, __fury_fingerprint))
+                };
+                (compress_int, hash)
+            }
+
+            /// One struct body: the hash (if any) and the fields in wire order.
+            #[inline]
+            fn __fury_write_body(
+                this: &#name,
+                ctx: &mut ::fury::context::WriteContext,
+                compress_int: bool,
+                hash: ::std::option::Option<i32>,
+            ) -> ::fury::Result<()> {
+                // The hash and the leading fixed-size fields go into one reserved room.
+                if compress_int {
+                    {
+                        let mut room = ctx.writer.room(#budget_c);
+                        match hash {
+                            ::std::option::Option::Some(h) => room.i32(h),
+                            ::std::option::Option::None => room.spend(4),
+                        }
+                        #(#room_c)*
+                    }
+                    #(#write_c)*
+                } else {
+                    {
+                        let mut room = ctx.writer.room(#budget_f);
+                        match hash {
+                            ::std::option::Option::Some(h) => room.i32(h),
+                            ::std::option::Option::None => room.spend(4),
+                        }
+                        #(#room_f)*
+                    }
+                    #(#write_f)*
+                }
+                ::std::result::Result::Ok(())
             }
 
             /// The fields in the local wire order.
@@ -320,11 +360,11 @@ fn codec_type(f: &Field, compress_int: bool) -> TokenStream {
 fn write_field(f: &Field, compress_int: bool) -> TokenStream {
     let ident = &f.ident;
     let value = match (f.codec(compress_int), f.is_option) {
-        (Codec::Plain, _) => quote! { &self.#ident },
-        (Codec::Fixed, false) => quote! { &::fury::Fixed(self.#ident) },
-        (Codec::Tagged, false) => quote! { &::fury::Tagged(self.#ident) },
-        (Codec::Fixed, true) => quote! { &self.#ident.map(::fury::Fixed) },
-        (Codec::Tagged, true) => quote! { &self.#ident.map(::fury::Tagged) },
+        (Codec::Plain, _) => quote! { &this.#ident },
+        (Codec::Fixed, false) => quote! { &::fury::Fixed(this.#ident) },
+        (Codec::Tagged, false) => quote! { &::fury::Tagged(this.#ident) },
+        (Codec::Fixed, true) => quote! { &this.#ident.map(::fury::Fixed) },
+        (Codec::Tagged, true) => quote! { &this.#ident.map(::fury::Tagged) },
     };
     if f.track_ref {
         quote! { ::fury::serializer::object::write_ref_field(#value, ctx)?; }
@@ -446,7 +486,7 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize)> {
     if f.is_option {
         Some((
             quote! {
-                match self.#ident {
+                match this.#ident {
                     ::std::option::Option::Some(v) => {
                         room.u8(::fury::RefFlag::NotNull.byte());
                         room.#m(v);
@@ -460,7 +500,7 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize)> {
             budget + 1,
         ))
     } else {
-        Some((quote! { room.#m(self.#ident); }, budget))
+        Some((quote! { room.#m(this.#ident); }, budget))
     }
 }
 

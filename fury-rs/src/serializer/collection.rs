@@ -78,6 +78,11 @@ where
             None => ctx.writer.u8(TypeId::None as u8),
         }
     }
+    if same && !track && !has_null {
+        T::write_run(items, declared, ctx)?;
+        ctx.leave();
+        return Ok(());
+    }
     for item in items {
         // In a tracked list, values of untracked kinds (numbers, strings) still get NOT_NULL,
         // as pyfory writes them in mixed lists.

@@ -82,6 +82,27 @@ pub trait Serialize {
         self.write_data(ctx)
     }
 
+    /// Writes the payloads of a run of values one after another, each as
+    /// [`write_declared`](Self::write_declared) (or [`write_data`](Self::write_data) when
+    /// `declared` is false): the body of a list whose elements share one type info and need
+    /// no flags. Generated struct writers override it to do their per-value set-up (nesting
+    /// level, schema hash) once per run.
+    #[inline]
+    fn write_run<'b, I>(items: I, declared: bool, ctx: &mut WriteContext) -> Result<()>
+    where
+        Self: Sized + 'b,
+        I: Iterator<Item = &'b Self>,
+    {
+        for item in items {
+            if declared {
+                item.write_declared(ctx)?;
+            } else {
+                item.write_data(ctx)?;
+            }
+        }
+        Ok(())
+    }
+
     /// True when a value in a declared position still carries its type info: named structs
     /// and dynamic values. Depends on the registration, hence the registry argument.
     #[inline]
