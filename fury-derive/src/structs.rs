@@ -197,6 +197,43 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     ::std::result::Result::Ok(value)
                 }
 
+                fn read_run(
+                    ctx: &mut ::fury::context::ReadContext,
+                    id: ::std::option::Option<::fury::TypeId>,
+                    n: usize,
+                    out: &mut ::std::vec::Vec<Self>,
+                ) -> ::fury::Result<()> {
+                    // The set-up of `read_typed`/`read_data`, once for the whole run: every
+                    // element follows the one type info (and TypeDef) read before the run.
+                    if let ::std::option::Option::Some(id) = id {
+                        ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                    }
+                    ctx.enter()?;
+                    let compress_int = ctx.compress_int();
+                    if ctx.compatible() {
+                        match ::fury::serializer::compatible::plan_for::<Self>(ctx, compress_int)? {
+                            ::std::option::Option::None => {
+                                for _ in 0..n {
+                                    out.push(__fury_read_local(ctx, compress_int)?);
+                                }
+                            }
+                            ::std::option::Option::Some(plan) => {
+                                for _ in 0..n {
+                                    out.push(__fury_read_plan(ctx, &plan)?);
+                                }
+                            }
+                        }
+                    } else {
+                        let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                        for _ in 0..n {
+                            ::fury::serializer::object::check_schema_hash::<Self>(ctx, hash)?;
+                            out.push(__fury_read_local(ctx, compress_int)?);
+                        }
+                    }
+                    ctx.leave();
+                    ::std::result::Result::Ok(())
+                }
+
                 fn missing() -> ::std::option::Option<Self> {
                     ::std::option::Option::Some(#name {
                         #(#idents: <#field_tys as ::fury::Deserialize>::missing()?,)*

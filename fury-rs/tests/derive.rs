@@ -148,3 +148,30 @@ fn named_struct_with_mixed_fields_matches_pyfory() {
     assert_eq!(fury.deserialize::<Foo>(&py).unwrap(), foo);
     assert_eq!(fury.serialize(&foo).unwrap(), py);
 }
+
+#[test]
+fn a_bad_hash_inside_a_list_of_structs_is_found_at_its_offset() {
+    // Lists of structs are read as a run (set-up once); each element's hash is still
+    // checked, and an element cut short is still an error.
+    let fury = fury();
+    let points: Vec<Point> = (0..4).map(|i| Point { x: i, y: -i }).collect();
+    let bytes = fury.serialize(&points).unwrap();
+    assert_eq!(fury.deserialize::<Vec<Point>>(&bytes).unwrap(), points);
+    let first_hash = bytes
+        .windows(4)
+        .position(|w| w == &bytes[bytes.len() - 6..bytes.len() - 2])
+        .unwrap();
+    // Every element is 4 hash bytes and two one-byte varints.
+    let third = first_hash + 2 * 6;
+    let mut bad = bytes.clone();
+    bad[third] ^= 0x55;
+    let e = fury.deserialize::<Vec<Point>>(&bad).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::TypeMismatch { .. }), "{e}");
+    assert_eq!(e.offset(), Some(third));
+    for cut in 1..bytes.len() {
+        assert!(
+            fury.deserialize::<Vec<Point>>(&bytes[..cut]).is_err(),
+            "cut {cut}"
+        );
+    }
+}

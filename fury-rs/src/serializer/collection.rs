@@ -124,6 +124,21 @@ pub trait ItemReader {
     fn begin_ref(&self, ctx: &mut ReadContext, slot: usize);
     /// Records a freshly read item under reference slot `slot`, returning the item to use.
     fn keep_ref(&self, ctx: &mut ReadContext, v: Self::Out, slot: usize) -> Self::Out;
+    /// Reads `n` unflagged payloads into `out`, as `n` calls of [`read`](Self::read) with
+    /// the same `id`.
+    #[inline]
+    fn read_run(
+        &self,
+        ctx: &mut ReadContext,
+        id: Option<TypeId>,
+        n: usize,
+        out: &mut Vec<Self::Out>,
+    ) -> Result<()> {
+        for _ in 0..n {
+            out.push(self.read(ctx, id)?);
+        }
+        Ok(())
+    }
 }
 
 /// Reads items as the static type `T`.
@@ -177,6 +192,17 @@ impl<T: Deserialize> ItemReader for Typed<T> {
     fn keep_ref(&self, ctx: &mut ReadContext, v: T, slot: usize) -> T {
         v.keep_ref(ctx, slot)
     }
+
+    #[inline]
+    fn read_run(
+        &self,
+        ctx: &mut ReadContext,
+        id: Option<TypeId>,
+        n: usize,
+        out: &mut Vec<T>,
+    ) -> Result<()> {
+        T::read_run(ctx, id, n, out)
+    }
 }
 
 /// Reads a list/set payload into a `Vec`, obeying the header written by the peer.
@@ -221,6 +247,11 @@ pub fn read_elements_with<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Res
     }
     let mut out = Vec::with_capacity(len);
     ctx.enter()?;
+    if !flagged && (declared || elem_id.is_some()) {
+        item.read_run(ctx, elem_id, len, &mut out)?;
+        ctx.leave();
+        return Ok(out);
+    }
     for _ in 0..len {
         let mut slot = None;
         if flagged {

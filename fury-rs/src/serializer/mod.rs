@@ -244,6 +244,27 @@ pub trait Deserialize: Serialize + Sized {
         }
     }
 
+    /// Reads `n` payloads one after another into `out`: after one shared type info (kind
+    /// byte `Some(id)`, as [`read_typed`](Self::read_typed)) or of the declared type
+    /// (`None`, as [`read_data`](Self::read_data)). The body of a list without flags.
+    /// Generated struct readers override it to do their per-value set-up (kind check, nesting
+    /// level, schema hash or read plan) once per run.
+    #[inline]
+    fn read_run(
+        ctx: &mut ReadContext,
+        id: Option<TypeId>,
+        n: usize,
+        out: &mut Vec<Self>,
+    ) -> Result<()> {
+        for _ in 0..n {
+            out.push(match id {
+                Some(id) => Self::read_typed(ctx, id)?,
+                None => Self::read_data(ctx)?,
+            });
+        }
+        Ok(())
+    }
+
     /// The value a null on the wire becomes, if this type can hold one.
     #[inline]
     fn null() -> Option<Self> {
