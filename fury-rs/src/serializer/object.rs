@@ -260,6 +260,24 @@ pub fn read_ref_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
 #[inline(always)]
 pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
     if F::FIELD_NULLABLE {
+        // The two flags of a field that does not track references, without the general
+        // reference machinery.
+        match ctx.reader.rest().first() {
+            Some(&b) if b == RefFlag::NotNull.byte() => {
+                ctx.reader.u8()?;
+                return read_field_body(ctx);
+            }
+            Some(&b) if b == RefFlag::Null.byte() => {
+                ctx.reader.u8()?;
+                if let Some(v) = F::null() {
+                    return Ok(v);
+                }
+                // Cannot hold a null: let the general path report it.
+                ctx.reader
+                    .rewind_to(ctx.reader.position().saturating_sub(1))?;
+            }
+            _ => {}
+        }
         let item = super::Typed::<F>::new();
         return match super::refs::read_flag(ctx, &item)? {
             super::refs::Flagged::Done(v) => Ok(v),
