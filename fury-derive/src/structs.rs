@@ -69,6 +69,8 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
     let (room_f, budget_f, rest_f) = split_room(&fields, &order_f, false);
     let write_c = rest_c.iter().map(|&i| write_field(&fields[i], true));
     let write_f = rest_f.iter().map(|&i| write_field(&fields[i], false));
+    let body_c = write_body(&room_c, budget_c, write_c);
+    let body_f = write_body(&room_f, budget_f, write_f);
     let read_c = order_c.iter().map(|&i| read_field(&fields[i], true));
     let read_f = order_f.iter().map(|&i| read_field(&fields[i], false));
     let fingerprint_c = fingerprint(&fields, true);
@@ -266,27 +268,10 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 compress_int: bool,
                 hash: ::std::option::Option<i32>,
             ) -> ::fury::Result<()> {
-                // The hash and the leading fixed-size fields go into one reserved room.
                 if compress_int {
-                    {
-                        let mut room = ctx.writer.room(#budget_c);
-                        match hash {
-                            ::std::option::Option::Some(h) => room.i32(h),
-                            ::std::option::Option::None => room.spend(4),
-                        }
-                        #(#room_c)*
-                    }
-                    #(#write_c)*
+                    #body_c
                 } else {
-                    {
-                        let mut room = ctx.writer.room(#budget_f);
-                        match hash {
-                            ::std::option::Option::Some(h) => room.i32(h),
-                            ::std::option::Option::None => room.spend(4),
-                        }
-                        #(#room_f)*
-                    }
-                    #(#write_f)*
+                    #body_f
                 }
                 ::std::result::Result::Ok(())
             }
@@ -460,6 +445,26 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     };
     let unwrap = unwrap_codec(f, compress_int);
     quote! { let #local = #read #unwrap; }
+}
+
+/// One struct body for one integer encoding: the hash (when `hash` is `Some`) and the leading
+/// fixed-size fields into one reserved room, then the other fields.
+fn write_body(
+    room_writes: &[TokenStream],
+    budget: usize,
+    rest: impl Iterator<Item = TokenStream>,
+) -> TokenStream {
+    quote! {
+        {
+            let mut room = ctx.writer.room(#budget);
+            match hash {
+                ::std::option::Option::Some(h) => room.i32(h),
+                ::std::option::Option::None => room.spend(4),
+            }
+            #(#room_writes)*
+        }
+        #(#rest)*
+    }
 }
 
 /// Splits the wire order into the leading fields written straight into a reserved

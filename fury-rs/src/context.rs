@@ -145,22 +145,33 @@ thread_local! {
     static SPARE_READ: std::cell::Cell<Option<Box<ReadExtra>>> = const { std::cell::Cell::new(None) };
 }
 
+type Spare<T> = std::thread::LocalKey<std::cell::Cell<Option<Box<T>>>>;
+
+/// This thread's spare of `key`, or a new one.
 #[cold]
-fn take_write_extra() -> Box<WriteExtra> {
-    SPARE_WRITE
-        .try_with(|c| c.take())
+fn take_spare<T: Default>(key: &'static Spare<T>) -> Box<T> {
+    key.try_with(|c| c.take())
         .ok()
         .flatten()
         .unwrap_or_default()
 }
 
-#[cold]
+/// Gives a used state back as this thread's spare, cleared, unless it grew too large.
+#[inline]
+fn give_spare<T>(key: &'static Spare<T>, mut extra: Box<T>, reset: impl FnOnce(&mut T) -> bool) {
+    if reset(&mut extra) {
+        let _ = key.try_with(|c| c.set(Some(extra)));
+    }
+}
+
+#[inline]
+fn take_write_extra() -> Box<WriteExtra> {
+    take_spare(&SPARE_WRITE)
+}
+
+#[inline]
 fn take_read_extra() -> Box<ReadExtra> {
-    SPARE_READ
-        .try_with(|c| c.take())
-        .ok()
-        .flatten()
-        .unwrap_or_default()
+    take_spare(&SPARE_READ)
 }
 
 /// State of one serialize call: the output, the registry and the nesting depth.
@@ -178,10 +189,8 @@ pub struct WriteContext<'a> {
 impl Drop for WriteContext<'_> {
     #[inline]
     fn drop(&mut self) {
-        if let Some(mut e) = self.extra.take() {
-            if e.reset() {
-                let _ = SPARE_WRITE.try_with(|c| c.set(Some(e)));
-            }
+        if let Some(e) = self.extra.take() {
+            give_spare(&SPARE_WRITE, e, WriteExtra::reset);
         }
     }
 }
@@ -189,10 +198,8 @@ impl Drop for WriteContext<'_> {
 impl Drop for ReadContext<'_> {
     #[inline]
     fn drop(&mut self) {
-        if let Some(mut e) = self.extra.take() {
-            if e.reset() {
-                let _ = SPARE_READ.try_with(|c| c.set(Some(e)));
-            }
+        if let Some(e) = self.extra.take() {
+            give_spare(&SPARE_READ, e, ReadExtra::reset);
         }
     }
 }
