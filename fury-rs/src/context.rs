@@ -580,14 +580,15 @@ impl<'a> ReadContext<'a> {
             _ => return Ok(false),
         };
         let index = (marker >> 1) as usize;
+        let is_new = marker & 1 == 0;
+        // A new TypeDef is the local one when its bytes are (`new_len` with its marker).
+        let new_is_local = is_new && rest.get(1..1 + local.bytes.len()) == Some(&local.bytes[..]);
+        let new_len = 1 + local.bytes.len();
         // While nothing but local TypeDefs was announced, they are kept inline.
         if self.extra.as_ref().is_none_or(|e| e.typedefs.is_empty()) {
             let n = self.inline_len as usize;
-            let used = if marker & 1 == 0 {
-                if index != n
-                    || n >= INLINE_LOCALS
-                    || rest.get(1..1 + local.bytes.len()) != Some(&local.bytes[..])
-                {
+            let used = if is_new {
+                if index != n || n >= INLINE_LOCALS || !new_is_local {
                     None
                 } else {
                     if let Some(slot) = self.inline_locals.get_mut(n) {
@@ -598,7 +599,7 @@ impl<'a> ReadContext<'a> {
                         });
                     }
                     self.inline_len += 1;
-                    Some(1 + local.bytes.len())
+                    Some(new_len)
                 }
             } else {
                 // A back reference to an inline local TypeDef of the same entry (so of the
@@ -625,17 +626,15 @@ impl<'a> ReadContext<'a> {
             }
         }
         let extra = self.extra_mut();
-        let used = if marker & 1 == 0 {
-            if index != extra.typedefs.len()
-                || rest.get(1..1 + local.bytes.len()) != Some(&local.bytes[..])
-            {
+        let used = if is_new {
+            if index != extra.typedefs.len() || !new_is_local {
                 return Ok(false);
             }
             extra.typedefs.push(SharedDef::Local {
                 entry: entry.index(),
                 compress_int,
             });
-            1 + local.bytes.len()
+            new_len
         } else {
             match extra.typedefs.get(index) {
                 Some(SharedDef::Local {
