@@ -183,20 +183,18 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
 
                 fn read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
-                    ctx.enter()?;
-                    let compress_int = ctx.compress_int();
-                    let value = if ctx.compatible() {
-                        match ::fury::serializer::compatible::plan_for::<Self>(ctx, compress_int)? {
-                            ::std::option::Option::None => __fury_read_local(ctx, compress_int)?,
-                            ::std::option::Option::Some(plan) => __fury_read_plan(ctx, &plan)?,
-                        }
+                    __fury_read_data(ctx)
+                }
+
+                #[inline]
+                fn read_root(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
+                    if ctx.reader.take_if(::fury::RefFlag::NotNull.byte()) {
+                        let id = ::fury::serializer::read_type_info::<Self>(ctx)?;
+                        ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                        __fury_read_data(ctx)
                     } else {
-                        let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
-                        ::fury::serializer::object::check_schema_hash::<Self>(ctx, hash)?;
-                        __fury_read_local(ctx, compress_int)?
-                    };
-                    ctx.leave();
-                    ::std::result::Result::Ok(value)
+                        ::fury::serializer::read_with_flag(ctx)
+                    }
                 }
 
                 fn read_run(
@@ -276,7 +274,27 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 ::std::result::Result::Ok(())
             }
 
+            /// The payload of a value (`read_data`), inlined where the value is wanted.
+            #[inline(always)]
+            fn __fury_read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<#name> {
+                ctx.enter()?;
+                let compress_int = ctx.compress_int();
+                let value = if ctx.compatible() {
+                    match ::fury::serializer::compatible::plan_for::<#name>(ctx, compress_int)? {
+                        ::std::option::Option::None => __fury_read_local(ctx, compress_int)?,
+                        ::std::option::Option::Some(plan) => __fury_read_plan(ctx, &plan)?,
+                    }
+                } else {
+                    let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                    ::fury::serializer::object::check_schema_hash::<#name>(ctx, hash)?;
+                    __fury_read_local(ctx, compress_int)?
+                };
+                ctx.leave();
+                ::std::result::Result::Ok(value)
+            }
+
             /// The fields in the local wire order.
+            #[inline(always)]
             fn __fury_read_local(
                 ctx: &mut ::fury::context::ReadContext,
                 compress_int: bool,

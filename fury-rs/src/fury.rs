@@ -4,7 +4,7 @@ use crate::context::{Options, ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::TypeDefLimits;
 use crate::resolver::{Registration, Registry, TypeDefCache};
-use crate::serializer::{read_with_flag, write_with_flag, Deserialize, FuryObject, Serialize};
+use crate::serializer::{write_with_flag, Deserialize, FuryObject, Serialize};
 use crate::types::header;
 use std::sync::Arc;
 
@@ -258,6 +258,7 @@ impl Fury {
     }
 
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
+    #[inline]
     pub fn deserialize<T: Deserialize>(&self, bytes: &[u8]) -> Result<T> {
         let mut ctx = ReadContext::new(
             bytes,
@@ -286,6 +287,7 @@ impl Fury {
         Ok((value, ctx.reader.position()))
     }
 
+    #[inline]
     fn read_stream<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
         let b = ctx.reader.u8()?;
         if b & header::RESERVED != 0 || b & header::XLANG == 0 {
@@ -299,6 +301,6 @@ impl Fury {
                 0,
             ));
         }
-        read_with_flag(ctx)
+        T::read_root(ctx)
     }
 }

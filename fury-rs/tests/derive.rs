@@ -175,3 +175,40 @@ fn a_bad_hash_inside_a_list_of_structs_is_found_at_its_offset() {
         );
     }
 }
+
+// The root of a derived struct has its own read path for the NOT_NULL flag (0xff); every
+// other flag takes the general one. pyfory with ref=True writes the root of POINT_1_2 with
+// REF_VALUE (0x00) instead.
+#[test]
+fn every_root_flag_of_a_struct_is_read_or_rejected() {
+    let fury = fury();
+    let p = Point { x: 1, y: 2 };
+    let mut tracked = POINT_1_2;
+    tracked[1] = 0x00;
+    assert_eq!(fury.deserialize::<Point>(&tracked).unwrap(), p);
+    // NULL: a Point cannot be null.
+    let e = fury.deserialize::<Point>(&[0x01, 0xfd]).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::UnexpectedNull { .. }) && e.to_string().contains("Point"),
+        "{e}"
+    );
+    // REF to a value never read.
+    let e = fury.deserialize::<Point>(&[0x01, 0xfe, 0x00]).unwrap_err();
+    assert_eq!(e.offset(), Some(2), "{e}");
+    // Not a flag at all.
+    let e = fury.deserialize::<Point>(&[0x01, 0x05]).unwrap_err();
+    assert_eq!(e.offset(), Some(1), "{e}");
+    // Cut right after the header, and after the flag.
+    for cut in [1, 2] {
+        let e = fury.deserialize::<Point>(&POINT_1_2[..cut]).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::UnexpectedEof { .. }),
+            "{cut}: {e}"
+        );
+    }
+    // As a field of Option (nullable root), NULL is None.
+    assert_eq!(
+        fury.deserialize::<Option<Point>>(&[0x01, 0xfd]).unwrap(),
+        None
+    );
+}

@@ -150,6 +150,21 @@ impl<'a> Reader<'a> {
         self.data.get(self.pos).copied().ok_or_else(|| self.eof(1))
     }
 
+    /// Consumes the next byte if it is `byte`, returning whether it did.
+    ///
+    /// ```
+    /// let mut r = fury::buffer::Reader::new(&[0xff, 0x01]);
+    /// assert!(r.take_if(0xff));
+    /// assert!(!r.take_if(0xff));
+    /// assert_eq!(r.position(), 1);
+    /// ```
+    #[inline]
+    pub fn take_if(&mut self, byte: u8) -> bool {
+        let hit = self.data.get(self.pos) == Some(&byte);
+        self.pos += usize::from(hit);
+        hit
+    }
+
     /// Reads one signed byte.
     #[inline]
     pub fn i8(&mut self) -> Result<i8> {
@@ -278,7 +293,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads an unsigned varint32: at most 5 bytes, value below 2^32, minimal length.
-    #[inline]
+    #[inline(always)]
     pub fn var_u32(&mut self) -> Result<u32> {
         // Fast path: five bytes are available, so no byte needs its own bounds check.
         if let Some(b) = self.data.get(self.pos..).and_then(|s| s.first_chunk::<5>()) {
@@ -346,7 +361,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads a zigzag signed varint32.
-    #[inline]
+    #[inline(always)]
     pub fn var_i32(&mut self) -> Result<i32> {
         let v = self.var_u32()?;
         Ok(((v >> 1) as i32) ^ -((v & 1) as i32))

@@ -244,6 +244,14 @@ pub trait Deserialize: Serialize + Sized {
         }
     }
 
+    /// Reads a whole root value: its reference flag, its type info and its payload, as
+    /// [`read_with_flag`] does (which is the default). Generated struct readers add a path
+    /// for the usual NOT_NULL root that builds the value where the caller wants it.
+    #[inline]
+    fn read_root(ctx: &mut ReadContext) -> Result<Self> {
+        read_with_flag(ctx)
+    }
+
     /// Reads `n` payloads one after another into `out`: after one shared type info (kind
     /// byte `Some(id)`, as [`read_typed`](Self::read_typed)) or of the declared type
     /// (`None`, as [`read_data`](Self::read_data)). The body of a list without flags.

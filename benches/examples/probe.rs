@@ -1,0 +1,40 @@
+//! Times the report's own loops for one dataset, alone or after all the others ran:
+//! `probe <dataset> [all]`.
+use fury_benches::peers::{all_cases, Engines, Peer};
+use std::time::Instant;
+
+fn main() {
+    let which = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "NumericStruct".into());
+    let all = std::env::args().nth(2).is_some_and(|a| a == "all");
+    let engines = Engines::new();
+    let mut cases = all_cases(&engines, &[Peer::FuryRs, Peer::Fory]);
+    if all {
+        for c in cases.iter_mut() {
+            (c.serialize)(20_000);
+            (c.deserialize)(2_000);
+        }
+    }
+    let n: u64 = std::env::var("N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(200_000);
+    let only = std::env::var("ONLY").unwrap_or_default();
+    for _ in 0..5 {
+        for c in cases.iter_mut().filter(|c| c.dataset == which) {
+            for (op, r) in [("ser", &mut c.serialize), ("de", &mut c.deserialize)] {
+                if !only.is_empty() && (only != op || c.peer != Peer::FuryRs) {
+                    continue;
+                }
+                let t = Instant::now();
+                r(n);
+                println!(
+                    "{:?} {op} {:.1}",
+                    c.peer,
+                    t.elapsed().as_nanos() as f64 / n as f64
+                );
+            }
+        }
+    }
+}
