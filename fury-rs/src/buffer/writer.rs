@@ -71,7 +71,24 @@ const CONTINUATION: [u64; 16] = {
     t
 };
 
+/// The 7-bit groups of the low 28 bits of `v` spread over the four bytes of a `u32`, with the
+/// continuation bit set on the first three: the varint of a value in `2^21..2^28`.
+#[inline(always)]
+fn four_groups(v: u64) -> u32 {
+    ((v & 0x7f) | ((v << 1) & 0x7f00) | ((v << 2) & 0x7f_0000) | ((v << 3) & 0x7f00_0000)) as u32
+        | 0x0080_8080
+}
+
+/// The varint of a value in `2^14..2^21`, in the low three bytes of a `u32`.
+#[inline(always)]
+fn three_groups(v: u64) -> u32 {
+    ((v & 0x7f) | ((v << 1) & 0x7f00) | ((v << 2) & 0x7f_0000)) as u32 | 0x8080
+}
+
 /// Stores `v` as an unsigned varint32 at `dst`, returning its length (1 to 5).
+///
+/// Each length has its own branch with a constant length, so the position that follows
+/// does not wait for a length computation.
 ///
 /// # Safety
 /// `dst` must be valid for writes of 8 bytes (a whole word is stored; only the returned
@@ -89,19 +106,21 @@ pub(super) unsafe fn store_var_u32(dst: *mut u8, v: u32) -> usize {
         unsafe { std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le()) };
         return 2;
     }
-    // Branch-free: spread the 7-bit groups over the bytes of a u64 and mark the continuation
-    // bit of all but the last used byte.
-    let x = v as u64;
-    let spread = (x & 0x7f)
-        | ((x & 0x3f80) << 1)
-        | ((x & 0x1f_c000) << 2)
-        | ((x & 0x0fe0_0000) << 3)
-        | ((x & 0xf000_0000) << 4);
-    let n = var_u32_len(v);
-    let cont = CONTINUATION[n as usize & 15];
+    let x = u64::from(v);
+    if v < 1 << 21 {
+        // SAFETY: 4 of the 8 writable bytes (the fourth is past the varint); unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u32, three_groups(x).to_le()) };
+        return 3;
+    }
+    if v < 1 << 28 {
+        // SAFETY: 4 of the 8 writable bytes; unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u32, four_groups(x).to_le()) };
+        return 4;
+    }
+    let five = u64::from(four_groups(x)) | 0x8000_0000 | ((x >> 28) << 32);
     // SAFETY: 8 writable bytes; unaligned store.
-    unsafe { std::ptr::write_unaligned(dst as *mut u64, (spread | cont).to_le()) };
-    n as usize
+    unsafe { std::ptr::write_unaligned(dst as *mut u64, five.to_le()) };
+    5
 }
 
 /// Stores `v` as an unsigned varint64 at `dst`, returning its length (1 to 9).
@@ -122,8 +141,18 @@ pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
         unsafe { std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le()) };
         return 2;
     }
+    if v < 1 << 21 {
+        // SAFETY: 4 of the 9 writable bytes; unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u32, three_groups(v).to_le()) };
+        return 3;
+    }
+    if v < 1 << 28 {
+        // SAFETY: 4 of the 9 writable bytes; unaligned store.
+        unsafe { std::ptr::write_unaligned(dst as *mut u32, four_groups(v).to_le()) };
+        return 4;
+    }
     if v < 1 << 56 {
-        // Branch-free for up to 8 bytes: spread the 7-bit groups over the bytes of a u64 and
+        // Branch-free for 5 to 8 bytes: spread the 7-bit groups over the bytes of a u64 and
         // mark the continuation bit of all but the last used byte.
         let spread = (v & 0x7f)
             | ((v << 1) & 0x7f00)
@@ -134,7 +163,7 @@ pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
             | ((v << 6) & 0x7f_0000_0000_0000)
             | ((v << 7) & 0x7f00_0000_0000_0000);
         let bits = 64 - v.leading_zeros();
-        let n = (bits * 9 + 64) >> 6; // ceil(bits / 7) for bits in 8..=56
+        let n = (bits * 9 + 64) >> 6; // ceil(bits / 7) for bits in 29..=56
         let cont = CONTINUATION[n as usize & 15];
         // SAFETY: 8 of the 9 writable bytes; unaligned store.
         unsafe { std::ptr::write_unaligned(dst as *mut u64, (spread | cont).to_le()) };
