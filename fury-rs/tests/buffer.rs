@@ -288,6 +288,21 @@ fn tagged_runs_pick_the_tag_from_every_byte() {
     let mut out = Vec::new();
     Writer::new(&mut out).tagged_run(&long, 1, 2);
     assert_eq!(out.get(..2), Some(&[0xa1, 0x06][..]));
+    // Headers of two and three bytes at the lengths where they change, ASCII or not.
+    for n in [4095usize, 4096, 5000] {
+        for is_ascii in [true, false] {
+            let mut data = vec![b'y'; n];
+            if !is_ascii {
+                data[n / 2] = 0xa9;
+            }
+            let header = ((n as u64) << 2) | if is_ascii { 1 } else { 2 };
+            let mut expected = reference_var_u64(header);
+            expected.extend_from_slice(&data);
+            let mut out = Vec::new();
+            Writer::new(&mut out).tagged_run(&data, 1, 2);
+            assert_eq!(out, expected, "n {n} ascii {is_ascii}");
+        }
+    }
 }
 
 #[test]

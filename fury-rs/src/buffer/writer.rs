@@ -176,6 +176,20 @@ pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
     n
 }
 
+/// Stores `v` as an unsigned varint64 at `dst` with stores of exactly its length: for
+/// headers written after the bytes that follow them. Out of line: only long runs need it.
+///
+/// # Safety
+/// `dst` must be valid for writes of `var_u64_len(v)` bytes.
+#[cold]
+#[inline(never)]
+unsafe fn store_var_u64_exact(dst: *mut u8, v: u64) {
+    let mut tmp = [0u8; MAX_VARINT64_LEN];
+    let n = encode_var_u64(v, &mut tmp);
+    // SAFETY: the caller guarantees `n` writable bytes; `tmp` is a separate local.
+    unsafe { std::ptr::copy_nonoverlapping(tmp.as_ptr(), dst, n) };
+}
+
 /// Copies `src` to `dst`. Runs of 4 to 64 bytes are copied as words (the last one read at
 /// offset `n - W`, `W <= n`, overlapping the one before; every read inside `src`), and the OR
 /// of those words is returned (for an ASCII test); other lengths use `memcpy` and return
@@ -202,19 +216,28 @@ unsafe fn copy_run(src: &[u8], dst: *mut u8) -> Option<u64> {
             std::ptr::write_unaligned(dst as *mut u32, a);
             std::ptr::write_unaligned(dst.add(n - 4) as *mut u32, z);
             Some(u64::from(a | z))
-        } else if (17..=64).contains(&n) {
-            // Whole words, then the last word again (overlapping), ORed for the ASCII test.
-            let mut acc = 0u64;
-            let mut i = 0;
-            while i + 8 <= n {
-                let w = std::ptr::read_unaligned(s.add(i) as *const u64);
-                std::ptr::write_unaligned(dst.add(i) as *mut u64, w);
-                acc |= w;
-                i += 8;
-            }
+        } else if (17..=32).contains(&n) {
+            // The first two words and the last two (overlapping the first ones).
+            let a = std::ptr::read_unaligned(s as *const u64);
+            let b = std::ptr::read_unaligned(s.add(8) as *const u64);
+            let y = std::ptr::read_unaligned(s.add(n - 16) as *const u64);
             let z = std::ptr::read_unaligned(s.add(n - 8) as *const u64);
+            std::ptr::write_unaligned(dst as *mut u64, a);
+            std::ptr::write_unaligned(dst.add(8) as *mut u64, b);
+            std::ptr::write_unaligned(dst.add(n - 16) as *mut u64, y);
             std::ptr::write_unaligned(dst.add(n - 8) as *mut u64, z);
-            Some(acc | z)
+            Some(a | b | y | z)
+        } else if (33..=64).contains(&n) {
+            // The first four words and the last four (overlapping the first ones).
+            let mut acc = 0u64;
+            for i in 0..4 {
+                let w = std::ptr::read_unaligned(s.add(8 * i) as *const u64);
+                let v = std::ptr::read_unaligned(s.add(n - 32 + 8 * i) as *const u64);
+                std::ptr::write_unaligned(dst.add(8 * i) as *mut u64, w);
+                std::ptr::write_unaligned(dst.add(n - 32 + 8 * i) as *mut u64, v);
+                acc |= w | v;
+            }
+            Some(acc)
         } else {
             std::ptr::copy_nonoverlapping(s, dst, n);
             None
@@ -466,26 +489,38 @@ impl<'a> Writer<'a> {
     pub fn tagged_run(&mut self, bytes: &[u8], ascii_tag: u8, other_tag: u8) {
         let n = bytes.len();
         let header = (n as u64) << 2;
+        self.reserve(n.saturating_add(MAX_VARINT64_LEN));
+        let tag = |words: Option<u64>| {
+            let ascii = match words {
+                Some(w) => w & 0x8080_8080_8080_8080 == 0,
+                None => bytes.is_ascii(),
+            };
+            u64::from((if ascii { ascii_tag } else { other_tag }) & 3)
+        };
         // The tag only touches the two low bits, so it never changes the header's length.
         let hlen = if header < 0x80 {
             1
+        } else if header < 0x4000 {
+            2
         } else {
             var_u64_len(header)
         };
-        self.reserve(n.saturating_add(MAX_VARINT64_LEN));
-        let ascii;
-        // SAFETY: `reserve` made `cap - len >= n + 9`. The header store writes at most 9 bytes
-        // at `ptr + len`, the payload the `n` bytes after its `hlen` bytes, all inside the
-        // allocation. `bytes` is borrowed shared and the vector exclusively, so source and
-        // destination do not overlap.
+        // SAFETY: `reserve` made `cap - len >= n + 9`. The payload goes to the `n` bytes after
+        // the header's `hlen <= 9` bytes at `ptr + len`, all inside the allocation; `bytes`
+        // is borrowed shared and the vector exclusively, so source and destination do not
+        // overlap. The header is stored after the payload (its tag depends on it) with
+        // stores of exactly `hlen` bytes.
         unsafe {
             let at = self.ptr.add(self.len);
-            store_var_u64(at, header);
-            ascii = match copy_run(bytes, at.add(hlen)) {
-                Some(words) => words & 0x8080_8080_8080_8080 == 0,
-                None => bytes.is_ascii(),
-            };
-            *at |= (if ascii { ascii_tag } else { other_tag }) & 3;
+            let h = header | tag(copy_run(bytes, at.add(hlen)));
+            if hlen == 1 {
+                *at = h as u8;
+            } else if hlen == 2 {
+                let two = (h & 0x7f) | 0x80 | ((h >> 7) << 8);
+                std::ptr::write_unaligned(at as *mut u16, (two as u16).to_le());
+            } else {
+                store_var_u64_exact(at, h);
+            }
         }
         self.len += hlen + n;
     }
