@@ -189,8 +189,10 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 #[inline]
                 fn read_root(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
                     if ctx.reader.take_if(::fury::RefFlag::NotNull.byte()) {
-                        let id = ::fury::serializer::read_type_info::<Self>(ctx)?;
-                        ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                        if !::fury::serializer::object::take_id_info::<Self>(ctx) {
+                            let id = ::fury::serializer::read_type_info::<Self>(ctx)?;
+                            ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                        }
                         __fury_read_data(ctx)
                     } else {
                         ::fury::serializer::read_with_flag(ctx)

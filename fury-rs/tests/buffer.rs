@@ -411,3 +411,44 @@ fn rooms_of_any_size_write_what_the_writer_writes() {
         }
     }
 }
+
+#[test]
+fn word_prefixes_write_exactly_their_bytes_at_every_spare_capacity() {
+    let word = u64::from_le_bytes([1, 2, 3, 4, 5, 6, 7, 8]);
+    for n in 0..=8usize {
+        for spare in 0..=9 {
+            let mut out = with_spare(3, spare);
+            let mut w = Writer::new(&mut out);
+            w.word_prefix(word, n);
+            w.u8(0xee);
+            drop(w);
+            let mut expected = vec![0xaa; out.len() - n - 1];
+            expected.extend_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8][..n]);
+            expected.push(0xee);
+            assert_eq!(out, expected, "n {n} spare {spare}");
+        }
+    }
+}
+
+#[test]
+fn taken_prefixes_match_every_byte_near_the_end_of_the_input() {
+    let bytes = [0x1b, 0x64, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99];
+    let word = u64::from_le_bytes([0x1b, 0x64, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]);
+    for len in 0..=bytes.len() {
+        for n in 0..=8usize {
+            let input = &bytes[..len];
+            let mut r = Reader::new(input);
+            let hit = r.take_prefix(word, n);
+            assert_eq!(hit, n <= len, "len {len} n {n}");
+            assert_eq!(r.position(), if hit { n } else { 0 });
+            // A difference in any one of the n bytes is a miss.
+            for k in 0..n.min(len) {
+                let mut changed = input.to_vec();
+                changed[k] ^= 0x01;
+                let mut r = Reader::new(&changed);
+                assert!(!r.take_prefix(word, n), "len {len} n {n} byte {k}");
+                assert_eq!(r.position(), 0);
+            }
+        }
+    }
+}

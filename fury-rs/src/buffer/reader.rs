@@ -165,6 +165,34 @@ impl<'a> Reader<'a> {
         hit
     }
 
+    /// Consumes the next `n` bytes (at most 8) if they are the first `n` bytes of the
+    /// little-endian `word`, returning whether it did.
+    ///
+    /// ```
+    /// let mut r = fury::buffer::Reader::new(&[0x1b, 0x64, 0x07]);
+    /// assert!(!r.take_prefix(u64::from_le_bytes([0x1b, 0x65, 0, 0, 0, 0, 0, 0]), 2));
+    /// assert!(r.take_prefix(u64::from_le_bytes([0x1b, 0x64, 0, 0, 0, 0, 0, 0]), 2));
+    /// assert_eq!(r.position(), 2);
+    /// ```
+    #[inline]
+    pub fn take_prefix(&mut self, word: u64, n: usize) -> bool {
+        let n = n.min(8);
+        let rest = self.rest();
+        let hit = match rest.first_chunk::<8>() {
+            Some(w) => {
+                let mask = if n == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * n)) - 1
+                };
+                (u64::from_le_bytes(*w) ^ word) & mask == 0
+            }
+            None => rest.get(..n) == word.to_le_bytes().get(..n),
+        };
+        self.pos += if hit { n } else { 0 };
+        hit
+    }
+
     /// Reads one signed byte.
     #[inline]
     pub fn i8(&mut self) -> Result<i8> {

@@ -344,6 +344,26 @@ impl<'a> Writer<'a> {
         self.len += N;
     }
 
+    /// Appends the first `n` bytes (at most 8) of the little-endian `word`: a short run of
+    /// prepared bytes in one store.
+    ///
+    /// ```
+    /// let mut out = Vec::new();
+    /// let mut w = fury::buffer::Writer::new(&mut out);
+    /// w.word_prefix(u64::from_le_bytes([0x1b, 0x64, 9, 9, 9, 9, 9, 9]), 2);
+    /// drop(w);
+    /// assert_eq!(out, [0x1b, 0x64]);
+    /// ```
+    #[inline]
+    pub fn word_prefix(&mut self, word: u64, n: usize) {
+        let n = n.min(8);
+        self.reserve(8);
+        // SAFETY: `reserve` made `cap - len >= 8`, so the whole word at `ptr + len` lies inside
+        // the allocation; only `n <= 8` of its bytes are counted as written.
+        unsafe { std::ptr::write_unaligned(self.ptr.add(self.len) as *mut u64, word.to_le()) };
+        self.len += n;
+    }
+
     /// Overwrites the byte at `pos` (which must already be written).
     #[inline]
     pub fn patch_u8(&mut self, pos: usize, v: u8) {

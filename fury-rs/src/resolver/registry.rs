@@ -97,6 +97,10 @@ pub struct TypeEntry {
     /// Wire bytes of the namespace and type name meta strings (first occurrence form),
     /// prepared at registration for named types.
     pub(crate) names: Option<super::names::EncodedTypeName>,
+    /// The whole type info of an id registration as written outside compatible mode (kind
+    /// byte, then the id as varuint32), in the low bytes of a little-endian word, with its
+    /// length. `None` for named types.
+    pub(crate) id_info: Option<(u64, u8)>,
     /// Builds the TypeDef fields (in wire order) for `compress_int`.
     pub(crate) typedef_fields: fn(&Registry, bool) -> Vec<FieldInfo>,
     /// The local TypeDef per `compress_int`, built on first use.
@@ -313,6 +317,18 @@ impl Registry {
                 what: "too many registered types".to_string(),
             })
         })?;
+        let id_info = match registration {
+            Registration::Id(id) => {
+                let kind_byte = kind.id_kind() as u8;
+                let mut varint = [0u8; crate::buffer::MAX_VARINT64_LEN];
+                let n = crate::buffer::encode_var_u64(u64::from(id), &mut varint);
+                let mut word = [0u8; 8];
+                word[0] = kind_byte;
+                word[1..1 + n].copy_from_slice(&varint[..n]);
+                Some((u64::from_le_bytes(word), 1 + n as u8))
+            }
+            Registration::Name { .. } => None,
+        };
         self.by_type.insert(key, self.entries.len());
         self.entries.push(TypeEntry {
             key,
@@ -321,6 +337,7 @@ impl Registry {
             registration,
             rust_name,
             names,
+            id_info,
             typedef_fields: T::typedef_fields,
             typedefs: [OnceLock::new(), OnceLock::new()],
         });

@@ -33,6 +33,13 @@ pub trait FuryObject: Serialize + Deserialize + 'static {
 pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
     let entry = ctx.registry().entry::<T>()?;
     let compatible = ctx.compatible();
+    // An id registration outside compatible mode (and any enum by id): prepared bytes.
+    if let Some((word, n)) = entry.id_info {
+        if !compatible || T::KIND == UserKind::Enum {
+            ctx.writer.word_prefix(word, usize::from(n));
+            return Ok(());
+        }
+    }
     let shared = match (T::KIND, &entry.registration) {
         (UserKind::Struct, _) => compatible,
         (UserKind::Enum, Registration::Name { .. }) => compatible,
@@ -59,6 +66,20 @@ pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()>
             Ok(())
         }
         Registration::Name { .. } => crate::resolver::write_type_name(entry, ctx),
+    }
+}
+
+/// Consumes `T`'s whole type info (kind byte and user id) if the input holds exactly the
+/// bytes this side writes for it outside compatible mode, returning whether it did. The
+/// general path ([`read_user_type_info`]) handles everything else.
+#[inline]
+pub fn take_id_info<T: FuryObject>(ctx: &mut ReadContext) -> bool {
+    if T::KIND == UserKind::Struct && ctx.compatible() {
+        return false;
+    }
+    match ctx.registry().get::<T>().and_then(|e| e.id_info) {
+        Some((word, n)) => ctx.reader.take_prefix(word, usize::from(n)),
+        None => false,
     }
 }
 
