@@ -1,5 +1,6 @@
 //! Times the report's own loops for one dataset, alone or after all the others ran:
-//! `probe <dataset> [all]`.
+//! `probe <dataset> [all]`. Environment: `N` iterations per sample, `ONLY=ser|de` (fury-rs
+//! only, for profilers), `COMPAT` for the compatible modes.
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
 
@@ -9,7 +10,13 @@ fn main() {
         .unwrap_or_else(|| "NumericStruct".into());
     let all = std::env::args().nth(2).is_some_and(|a| a == "all");
     let engines = Engines::new();
-    let mut cases = all_cases(&engines, &[Peer::FuryRs, Peer::Fory]);
+    let compat = std::env::var_os("COMPAT").is_some();
+    let (ours, theirs) = if compat {
+        (Peer::FuryRsCompatible, Peer::ForyCompatible)
+    } else {
+        (Peer::FuryRs, Peer::Fory)
+    };
+    let mut cases = all_cases(&engines, &[ours, theirs]);
     if all {
         for c in cases.iter_mut() {
             (c.serialize)(20_000);
@@ -24,16 +31,13 @@ fn main() {
     for _ in 0..5 {
         for c in cases.iter_mut().filter(|c| c.dataset == which) {
             for (op, r) in [("ser", &mut c.serialize), ("de", &mut c.deserialize)] {
-                if !only.is_empty() && (only != op || c.peer != Peer::FuryRs) {
+                if !only.is_empty() && (only != op || c.peer != ours) {
                     continue;
                 }
                 let t = Instant::now();
                 r(n);
-                println!(
-                    "{:?} {op} {:.1}",
-                    c.peer,
-                    t.elapsed().as_nanos() as f64 / n as f64
-                );
+                let who = if c.peer == ours { "FuryRs" } else { "Fory" };
+                println!("{who} {op} {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
             }
         }
     }

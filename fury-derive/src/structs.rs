@@ -189,6 +189,13 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 #[inline]
                 fn read_root(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
                     if ctx.reader.take_if(::fury::RefFlag::NotNull.byte()) {
+                        if ::fury::serializer::object::take_local_typedef_info::<Self>(ctx)? {
+                            // Our own TypeDef: the body follows the local schema.
+                            ctx.enter()?;
+                            let value = __fury_read_local(ctx, ctx.compress_int())?;
+                            ctx.leave();
+                            return ::std::result::Result::Ok(value);
+                        }
                         if !::fury::serializer::object::take_id_info::<Self>(ctx) {
                             let id = ::fury::serializer::read_type_info::<Self>(ctx)?;
                             ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;

@@ -83,6 +83,30 @@ pub fn take_id_info<T: FuryObject>(ctx: &mut ReadContext) -> bool {
     }
 }
 
+/// In compatible mode, consumes a struct's whole type info (kind byte, TypeDef marker and
+/// TypeDef) if it announces exactly `T`'s local TypeDef, as this side writes it, and records
+/// it like [`read_user_type_info`] does; returns whether it did. The body that follows is
+/// then read with the local schema. On `false` nothing was consumed.
+#[inline]
+pub fn take_local_typedef_info<T: FuryObject>(ctx: &mut ReadContext) -> Result<bool> {
+    if T::KIND != UserKind::Struct || !ctx.compatible() {
+        return Ok(false);
+    }
+    let Some(entry) = ctx.registry().get::<T>() else {
+        return Ok(false);
+    };
+    let named = matches!(entry.registration, Registration::Name { .. });
+    let start = ctx.reader.position();
+    if !ctx.reader.take_if(struct_kind_of(named, true) as u8) {
+        return Ok(false);
+    }
+    if ctx.read_local_typedef(entry, std::any::TypeId::of::<T>())? {
+        return Ok(true);
+    }
+    ctx.reader.rewind_to(start)?;
+    Ok(false)
+}
+
 /// Reads the rest of a user type's type info (after its kind byte `id`) and checks that it
 /// names `T` as registered. In compatible mode a struct's TypeDef is read (or found) and
 /// recorded for the body that follows.
