@@ -333,18 +333,27 @@ impl<'a> WriteContext<'a> {
     }
 
     /// Writes a length as varuint32, failing for lengths above `u32::MAX`.
-    #[inline]
+    #[inline(always)]
     pub fn length(&mut self, len: usize) -> Result<()> {
-        let n = u32::try_from(len).map_err(|_| {
-            Error::new(ErrorKind::LengthTooLarge {
-                what: "collection or byte run",
-                declared: len as u64,
-                limit: u32::MAX as u64,
-            })
-        })?;
-        self.writer.var_u32(n);
-        Ok(())
+        match u32::try_from(len) {
+            Ok(n) => {
+                self.writer.var_u32(n);
+                Ok(())
+            }
+            Err(_) => Err(length_too_large(len)),
+        }
     }
+}
+
+/// The error for a length that does not fit a varuint32.
+#[cold]
+#[inline(never)]
+fn length_too_large(len: usize) -> Error {
+    Error::new(ErrorKind::LengthTooLarge {
+        what: "collection or byte run",
+        declared: len as u64,
+        limit: u32::MAX as u64,
+    })
 }
 
 /// State of one deserialize call: the input, the registry and the nesting depth.
