@@ -434,7 +434,7 @@ impl<T: Serialize> Serialize for Option<T> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
         match self {
             Some(v) => v.write_declared(ctx),
