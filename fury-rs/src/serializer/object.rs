@@ -424,25 +424,32 @@ pub fn schema_hash(fingerprint: &str) -> i32 {
 }
 
 /// Reads and checks the 4-byte schema hash in front of a same-schema struct body.
-#[inline]
+#[inline(always)]
 pub fn check_schema_hash<T>(ctx: &mut ReadContext, expected: i32) -> Result<()> {
     let at = ctx.reader.position();
     let found = ctx.reader.i32()?;
     if found != expected {
-        return Err(Error::at(
-            ErrorKind::TypeMismatch {
-                expected: format!(
-                    "{} with schema hash {expected:#010x}",
-                    std::any::type_name::<T>()
-                ),
-                found: format!(
-                    "schema hash {found:#010x} (the peer's struct has other fields or field types)"
-                ),
-            },
-            at,
-        ));
+        return Err(schema_hash_mismatch::<T>(expected, found, at));
     }
     Ok(())
+}
+
+/// The error for a schema hash other than the local one, found at offset `at`.
+#[cold]
+#[inline(never)]
+fn schema_hash_mismatch<T>(expected: i32, found: i32, at: usize) -> Error {
+    Error::at(
+        ErrorKind::TypeMismatch {
+            expected: format!(
+                "{} with schema hash {expected:#010x}",
+                std::any::type_name::<T>()
+            ),
+            found: format!(
+                "schema hash {found:#010x} (the peer's struct has other fields or field types)"
+            ),
+        },
+        at,
+    )
 }
 
 /// The error for an enum variant id that the enum does not have.
