@@ -85,37 +85,46 @@ fn three_groups(v: u64) -> u32 {
     ((v & 0x7f) | ((v << 1) & 0x7f00) | ((v << 2) & 0x7f_0000)) as u32 | 0x8080
 }
 
-/// Stores `v` as an unsigned varint32 at `dst`, returning its length (1 to 5).
+/// Stores `v` as a varint if it takes at most 4 bytes, returning its length; `None` (and
+/// nothing stored) for larger values. Each length has its own branch with a constant
+/// length, so the position that follows does not wait for a length computation.
 ///
-/// Each length has its own branch with a constant length, so the position that follows
-/// does not wait for a length computation.
+/// # Safety
+/// `dst` must be valid for writes of 4 bytes.
+#[inline(always)]
+unsafe fn store_short_varint(dst: *mut u8, v: u64) -> Option<usize> {
+    // SAFETY (all stores): at most 4 bytes at `dst`, which the caller guarantees; unaligned.
+    unsafe {
+        if v < 0x80 {
+            *dst = v as u8;
+            Some(1)
+        } else if v < 0x4000 {
+            let two = (v & 0x7f) | 0x80 | ((v >> 7) << 8);
+            std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le());
+            Some(2)
+        } else if v < 1 << 21 {
+            std::ptr::write_unaligned(dst as *mut u32, three_groups(v).to_le());
+            Some(3)
+        } else if v < 1 << 28 {
+            std::ptr::write_unaligned(dst as *mut u32, four_groups(v).to_le());
+            Some(4)
+        } else {
+            None
+        }
+    }
+}
+
+/// Stores `v` as an unsigned varint32 at `dst`, returning its length (1 to 5).
 ///
 /// # Safety
 /// `dst` must be valid for writes of 8 bytes (a whole word is stored; only the returned
 /// length counts).
 #[inline(always)]
 pub(super) unsafe fn store_var_u32(dst: *mut u8, v: u32) -> usize {
-    if v < 0x80 {
-        // SAFETY: the caller guarantees 8 writable bytes at `dst`.
-        unsafe { *dst = v as u8 };
-        return 1;
-    }
-    if v < 0x4000 {
-        let two = (v & 0x7f) | 0x80 | ((v >> 7) << 8);
-        // SAFETY: 2 of the 8 writable bytes; unaligned store.
-        unsafe { std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le()) };
-        return 2;
-    }
     let x = u64::from(v);
-    if v < 1 << 21 {
-        // SAFETY: 4 of the 8 writable bytes (the fourth is past the varint); unaligned store.
-        unsafe { std::ptr::write_unaligned(dst as *mut u32, three_groups(x).to_le()) };
-        return 3;
-    }
-    if v < 1 << 28 {
-        // SAFETY: 4 of the 8 writable bytes; unaligned store.
-        unsafe { std::ptr::write_unaligned(dst as *mut u32, four_groups(x).to_le()) };
-        return 4;
+    // SAFETY: 4 of the 8 writable bytes.
+    if let Some(n) = unsafe { store_short_varint(dst, x) } {
+        return n;
     }
     let five = u64::from(four_groups(x)) | 0x8000_0000 | ((x >> 28) << 32);
     // SAFETY: 8 writable bytes; unaligned store.
@@ -130,26 +139,9 @@ pub(super) unsafe fn store_var_u32(dst: *mut u8, v: u32) -> usize {
 /// returned, within those 9 bytes).
 #[inline(always)]
 pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
-    if v < 0x80 {
-        // SAFETY: the caller guarantees 9 writable bytes at `dst`.
-        unsafe { *dst = v as u8 };
-        return 1;
-    }
-    if v < 0x4000 {
-        let two = (v & 0x7f) | 0x80 | ((v >> 7) << 8);
-        // SAFETY: 2 of the 9 writable bytes; unaligned store.
-        unsafe { std::ptr::write_unaligned(dst as *mut u16, (two as u16).to_le()) };
-        return 2;
-    }
-    if v < 1 << 21 {
-        // SAFETY: 4 of the 9 writable bytes; unaligned store.
-        unsafe { std::ptr::write_unaligned(dst as *mut u32, three_groups(v).to_le()) };
-        return 3;
-    }
-    if v < 1 << 28 {
-        // SAFETY: 4 of the 9 writable bytes; unaligned store.
-        unsafe { std::ptr::write_unaligned(dst as *mut u32, four_groups(v).to_le()) };
-        return 4;
+    // SAFETY: 4 of the 9 writable bytes.
+    if let Some(n) = unsafe { store_short_varint(dst, v) } {
+        return n;
     }
     if v < 1 << 56 {
         // Branch-free for 5 to 8 bytes: spread the 7-bit groups over the bytes of a u64 and
