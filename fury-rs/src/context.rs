@@ -181,7 +181,7 @@ pub struct WriteContext<'a> {
     registry: &'a Registry,
     options: Options,
     depth: Depth,
-    shared_types: SmallVec<[std::any::TypeId; 4]>,
+    shared_types: SmallVec<[u32; 8]>,
     next_ref: u32,
     extra: Option<Box<WriteExtra>>,
 }
@@ -304,17 +304,18 @@ impl<'a> WriteContext<'a> {
         }
     }
 
-    /// Writes the meta-share marker of type `key`: `index << 1` the first time (the caller
-    /// then writes the TypeDef), `(index << 1) | 1` afterwards. Returns true the first time.
-    pub fn write_shared_marker(&mut self, key: std::any::TypeId) -> bool {
-        match self.shared_types.iter().position(|k| *k == key) {
+    /// Writes the meta-share marker of the registered type at registry index `index`:
+    /// `n << 1` the first time (for the `n`-th type shared in this stream; the caller then
+    /// writes the TypeDef), `(n << 1) | 1` afterwards. Returns true the first time.
+    pub fn write_shared_marker(&mut self, index: u32) -> bool {
+        match self.shared_types.iter().position(|&k| k == index) {
             Some(i) => {
                 self.writer.var_u32(((i as u32) << 1) | 1);
                 false
             }
             None => {
                 self.writer.var_u32((self.shared_types.len() as u32) << 1);
-                self.shared_types.push(key);
+                self.shared_types.push(index);
                 true
             }
         }

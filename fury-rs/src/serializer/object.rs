@@ -54,7 +54,7 @@ pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()>
     ctx.writer.u8(kind as u8);
     if shared {
         // Compatible mode: a TypeDef, shared once per stream.
-        if ctx.write_shared_marker(std::any::TypeId::of::<T>()) {
+        if ctx.write_shared_marker(entry.index()) {
             let td = entry.local_typedef(ctx.registry(), ctx.compress_int())?;
             ctx.writer.bytes(&td.bytes);
         }
