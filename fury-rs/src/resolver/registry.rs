@@ -239,6 +239,8 @@ type ByType = HashMap<std::any::TypeId, usize, BuildHasherDefault<TypeIdHasher>>
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     ref_tracking: bool,
+    /// Whether any type is registered by name (if not, no lookup is needed to tell).
+    has_named: bool,
     entries: Vec<TypeEntry>,
     by_type: ByType,
     by_id: HashMap<(UserKind, u32), std::any::TypeId>,
@@ -307,6 +309,7 @@ impl Registry {
                 namespace,
                 type_name,
             } => {
+                self.has_named = true;
                 self.by_name
                     .insert((namespace.clone(), type_name.clone()), key);
                 Some(super::names::EncodedTypeName::new(namespace, type_name)?)
@@ -386,12 +389,13 @@ impl Registry {
     /// True when `T` is registered by name (so its type info must accompany its values).
     #[inline]
     pub fn is_named<T: crate::serializer::FuryObject>(&self) -> bool {
-        matches!(
-            self.get::<T>(),
-            Some(TypeEntry {
-                registration: Registration::Name { .. },
-                ..
-            })
-        )
+        self.has_named
+            && matches!(
+                self.get::<T>(),
+                Some(TypeEntry {
+                    registration: Registration::Name { .. },
+                    ..
+                })
+            )
     }
 }
