@@ -268,7 +268,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
             }
 
             /// One struct body: the hash (if any) and the fields in wire order.
-            #[inline]
+            #[inline(always)]
             fn __fury_write_body(
                 this: &#name,
                 ctx: &mut ::fury::context::WriteContext,

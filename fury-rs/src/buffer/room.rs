@@ -50,6 +50,16 @@ impl<'a> Writer<'a> {
     }
 }
 
+/// The slow path of a room whose budget ran out: syncs the writer to `len`, makes room for
+/// `k` more bytes and returns the (possibly moved) buffer pointer.
+#[cold]
+#[inline(never)]
+fn refill(w: &mut Writer<'_>, len: usize, k: usize) -> *mut u8 {
+    w.len = len;
+    w.reserve(k);
+    w.ptr
+}
+
 impl Drop for Room<'_, '_> {
     #[inline(always)]
     fn drop(&mut self) {
@@ -63,17 +73,10 @@ impl Room<'_, '_> {
     #[inline(always)]
     fn need(&mut self, k: usize) {
         if self.left < k {
-            self.refill(k);
+            // The room itself is not handed to the slow path (its fields stay in registers).
+            self.ptr = refill(self.w, self.len, k);
+            self.left = k;
         }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn refill(&mut self, k: usize) {
-        self.w.len = self.len;
-        self.w.reserve(k);
-        self.ptr = self.w.ptr;
-        self.left = k;
     }
 
     /// Stores `N` bytes, taking `N` from the budget.
