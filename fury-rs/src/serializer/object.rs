@@ -30,16 +30,25 @@ pub trait FuryObject: Serialize + Deserialize + 'static {
 }
 
 /// Writes the type info of a user type: the kind byte, then its user id or names.
+#[inline(always)]
 pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
-    let entry = ctx.registry().entry::<T>()?;
-    let compatible = ctx.compatible();
     // An id registration outside compatible mode (and any enum by id): prepared bytes.
-    if let Some((word, n)) = entry.id_info {
-        if !compatible || T::KIND == UserKind::Enum {
-            ctx.writer.word_prefix(word, usize::from(n));
-            return Ok(());
+    if let Some(entry) = ctx.registry().get::<T>() {
+        if let Some((word, n)) = entry.id_info {
+            if !ctx.compatible() || T::KIND == UserKind::Enum {
+                ctx.writer.word_prefix(word, usize::from(n));
+                return Ok(());
+            }
         }
     }
+    write_user_type_info_general::<T>(ctx)
+}
+
+/// [`write_user_type_info`] for named types, compatible structs and unregistered types.
+#[inline(never)]
+fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
+    let entry = ctx.registry().entry::<T>()?;
+    let compatible = ctx.compatible();
     let shared = match (T::KIND, &entry.registration) {
         (UserKind::Struct, _) => compatible,
         (UserKind::Enum, Registration::Name { .. }) => compatible,
