@@ -136,6 +136,20 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     registry.is_named::<Self>()
                 }
 
+                #[inline]
+                fn write_stream(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                    match ::fury::serializer::object::stream_prefix::<Self>(ctx) {
+                        ::std::option::Option::Some((word, n)) => {
+                            ctx.writer.word_prefix(word, n);
+                            <Self as ::fury::Serialize>::write_data(self, ctx)
+                        }
+                        ::std::option::Option::None => {
+                            ctx.writer.u8(::fury::types::header::XLANG);
+                            ::fury::serializer::write_with_flag(self, ctx)
+                        }
+                    }
+                }
+
                 fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
                     ctx.enter()?;
                     let (compress_int, hash) = __fury_write_setup(ctx);

@@ -4,7 +4,7 @@ use crate::context::{Options, ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::TypeDefLimits;
 use crate::resolver::{Registration, Registry, TypeDefCache};
-use crate::serializer::{write_with_flag, Deserialize, FuryObject, Serialize};
+use crate::serializer::{Deserialize, FuryObject, Serialize};
 use crate::types::header;
 use std::sync::Arc;
 
@@ -248,8 +248,7 @@ impl Fury {
         let start = out.len();
         let result = {
             let mut ctx = WriteContext::new(out, &self.registry, self.config.options());
-            ctx.writer.u8(header::XLANG);
-            write_with_flag(value, &mut ctx)
+            value.write_stream(&mut ctx)
         };
         if result.is_err() {
             out.truncate(start);

@@ -82,6 +82,15 @@ pub trait Serialize {
         self.write_data(ctx)
     }
 
+    /// Writes a whole stream with this value as its root: the header byte, then the value as
+    /// [`write_with_flag`] writes it (which is the default). Generated struct writers add a
+    /// path that stores header, flag and a prepared type info in one go.
+    #[inline]
+    fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
+        ctx.writer.u8(crate::types::header::XLANG);
+        write_with_flag(self, ctx)
+    }
+
     /// Writes the payloads of a run of values one after another, each as
     /// [`write_declared`](Self::write_declared) (or [`write_data`](Self::write_data) when
     /// `declared` is false): the body of a list whose elements share one type info and need

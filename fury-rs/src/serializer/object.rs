@@ -29,6 +29,24 @@ pub trait FuryObject: Serialize + Deserialize + 'static {
     }
 }
 
+/// The first bytes of a stream whose root is a `T` registered by id, outside compatible
+/// mode and without reference tracking: header byte, NOT_NULL flag and the prepared type
+/// info, in the low bytes of a little-endian word, with their count. `None` otherwise.
+#[inline(always)]
+pub fn stream_prefix<T: FuryObject>(ctx: &WriteContext) -> Option<(u64, usize)> {
+    if ctx.ref_tracking() || ctx.compatible() {
+        return None;
+    }
+    let (word, n) = ctx.registry().get::<T>()?.id_info?;
+    // The type info takes at most 6 bytes (kind byte and a varuint32), so all fits a word.
+    let n = usize::from(n);
+    (n <= 6).then(|| {
+        let head =
+            u64::from(crate::types::header::XLANG) | (u64::from(RefFlag::NotNull.byte()) << 8);
+        (head | (word << 16), n + 2)
+    })
+}
+
 /// Writes the type info of a user type: the kind byte, then its user id or names.
 #[inline(always)]
 pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
