@@ -44,6 +44,8 @@ pub struct Field {
     pub inner: Type,
     /// The base type ident when the field is a primitive scalar (after `Option`).
     pub scalar: Option<String>,
+    /// The type (after `Option`) is written `String`, with no generic arguments.
+    pub is_string: bool,
 }
 
 /// Converts a field name to snake_case the way the peers do: an upper-case letter starts a
@@ -125,6 +127,8 @@ impl Field {
         let int_base = base
             .clone()
             .filter(|b| matches!(b.as_str(), "i32" | "i64" | "u32" | "u64"));
+        let is_string = base.as_deref() == Some("String")
+            && matches!(&inner, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.arguments.is_empty()));
         let scalar = match base.as_deref() {
             Some(
                 "bool" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f32"
@@ -175,6 +179,7 @@ impl Field {
             ty,
             inner,
             scalar,
+            is_string,
         })
     }
 

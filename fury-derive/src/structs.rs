@@ -65,12 +65,8 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
     let checks = fields.iter().map(type_check);
     let order_c = wire_order(&fields, true);
     let order_f = wire_order(&fields, false);
-    let (room_c, budget_c, rest_c) = split_room(&fields, &order_c, true);
-    let (room_f, budget_f, rest_f) = split_room(&fields, &order_f, false);
-    let write_c = rest_c.iter().map(|&i| write_field(&fields[i], true));
-    let write_f = rest_f.iter().map(|&i| write_field(&fields[i], false));
-    let body_c = write_body(&room_c, budget_c, write_c);
-    let body_f = write_body(&room_f, budget_f, write_f);
+    let body_c = write_body(&fields, &order_c, true);
+    let body_f = write_body(&fields, &order_f, false);
     let read_c = order_c.iter().map(|&i| read_field(&fields[i], true));
     let read_f = order_f.iter().map(|&i| read_field(&fields[i], false));
     let fingerprint_c = fingerprint(&fields, true);
@@ -488,54 +484,110 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     quote! { let #local = #read #unwrap; }
 }
 
-/// One struct body for one integer encoding: the hash (when `hash` is `Some`) and the leading
-/// fixed-size fields into one reserved room, then the other fields.
-fn write_body(
-    room_writes: &[TokenStream],
-    budget: usize,
-    rest: impl Iterator<Item = TokenStream>,
-) -> TokenStream {
-    quote! {
-        {
-            let mut room = ctx.writer.room(#budget);
-            match hash {
-                ::std::option::Option::Some(h) => room.i32(h),
-                ::std::option::Option::None => room.spend(4),
-            }
-            #(#room_writes)*
-        }
-        #(#rest)*
+/// One struct body for one integer encoding: the hash (when `hash` is `Some`) and the fields
+/// in wire order. Runs of fields that can be written into a reserved [`fury::buffer::Room`]
+/// (primitive scalars and their `Option`s, then at most one string or `Option<String>`)
+/// share one room: one capacity check for the run, sized from constants and the length of
+/// its string. The first room also holds the hash. Other fields are written one by one
+/// between the rooms.
+fn write_body(fields: &[Field], order: &[usize], compress_int: bool) -> TokenStream {
+    struct Run {
+        writes: Vec<TokenStream>,
+        budget: usize,
+        lengths: Vec<TokenStream>,
     }
-}
-
-/// Splits the wire order into the leading fields written straight into a reserved
-/// [`fury::buffer::Room`] (non-ref primitive scalars, possibly `Option`) and the rest. Returns
-/// the room writes, the room's size (4-byte hash, the fields' budgets, 8 bytes of slack for
-/// whole-word varint stores) and the indices of the remaining fields.
-fn split_room(
-    fields: &[Field],
-    order: &[usize],
-    compress_int: bool,
-) -> (Vec<TokenStream>, usize, Vec<usize>) {
-    let mut writes = Vec::new();
-    let mut budget = 4 + 8;
-    let mut rest = Vec::new();
+    let open = |first: bool| Run {
+        writes: if first {
+            vec![quote! {
+                match hash {
+                    ::std::option::Option::Some(h) => room.i32(h),
+                    ::std::option::Option::None => room.spend(4),
+                }
+            }]
+        } else {
+            Vec::new()
+        },
+        // 8 bytes of slack for whole-word varint stores, and 4 for the hash.
+        budget: if first { 4 + 8 } else { 8 },
+        lengths: Vec::new(),
+    };
+    let close = |run: Run| {
+        let Run {
+            writes,
+            budget,
+            lengths,
+        } = run;
+        quote! {
+            {
+                let mut room = ctx.writer.room(#budget #(.saturating_add(#lengths))*);
+                #(#writes)*
+            }
+        }
+    };
+    let mut out = Vec::new();
+    let mut run = Some(open(true));
     for &i in order {
-        match room_write(&fields[i], compress_int) {
-            Some((w, b)) if rest.is_empty() => {
-                writes.push(w);
-                budget += b;
+        // A string joins an open room only as its first string: the capacity check it saves
+        // is worth less than the budget arithmetic of a second one (measured on
+        // CustomerList, 11 strings: 12% slower with all in one room).
+        let write = room_write(&fields[i], compress_int).filter(|(_, _, len)| {
+            len.is_none() || run.as_ref().is_some_and(|r| r.lengths.is_empty())
+        });
+        match write {
+            Some((w, b, len)) => {
+                let r = run.get_or_insert_with(|| open(false));
+                r.writes.push(w);
+                r.budget += b;
+                r.lengths.extend(len);
             }
-            _ => rest.push(i),
+            None => {
+                if let Some(r) = run.take() {
+                    out.push(close(r));
+                }
+                out.push(write_field(&fields[i], compress_int));
+            }
         }
     }
-    (writes, budget, rest)
+    if let Some(r) = run.take() {
+        out.push(close(r));
+    }
+    quote! { #(#out)* }
 }
 
-/// The `Room` write of a field and the budget it takes, if the field qualifies.
-fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize)> {
+/// The `Room` write of a field, the constant budget it takes and, for strings, the
+/// expression of their length (which the budget needs too), if the field qualifies.
+fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Option<TokenStream>)> {
     if f.track_ref || f.flagged {
         return None;
+    }
+    let ident = &f.ident;
+    if f.is_string {
+        // `String::as_str` only accepts a std `String`: another type named `String` fails
+        // to compile here instead of being written as a string.
+        let len = if f.is_option {
+            quote! { this.#ident.as_ref().map_or(0, ::std::string::String::len) }
+        } else {
+            quote! { ::std::string::String::len(&this.#ident) }
+        };
+        let write = if f.is_option {
+            quote! {
+                match &this.#ident {
+                    ::std::option::Option::Some(s) => {
+                        room.u8(::fury::RefFlag::NotNull.byte());
+                        ::fury::serializer::object::room_str(&mut room, ::std::string::String::as_str(s));
+                    }
+                    ::std::option::Option::None => {
+                        room.u8(::fury::RefFlag::Null.byte());
+                        room.spend(9);
+                    }
+                }
+            }
+        } else {
+            quote! {
+                ::fury::serializer::object::room_str(&mut room, ::std::string::String::as_str(&this.#ident));
+            }
+        };
+        return Some((write, 9 + usize::from(f.is_option), Some(len)));
     }
     let scalar = f.scalar.as_deref()?;
     if !matches!(
@@ -565,7 +617,6 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize)> {
         _ => return None,
     };
     let m = format_ident!("{}", method);
-    let ident = &f.ident;
     if f.is_option {
         Some((
             quote! {
@@ -581,9 +632,10 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize)> {
                 }
             },
             budget + 1,
+            None,
         ))
     } else {
-        Some((quote! { room.#m(this.#ident); }, budget))
+        Some((quote! { room.#m(this.#ident); }, budget, None))
     }
 }
 

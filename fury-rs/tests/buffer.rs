@@ -452,3 +452,37 @@ fn taken_prefixes_match_every_byte_near_the_end_of_the_input() {
         }
     }
 }
+
+#[test]
+fn string_runs_in_rooms_of_any_size_write_what_the_writer_writes() {
+    // Runs around the lengths where the copy and the header change, ASCII or not, written
+    // into rooms from far too small to exact, on vectors with any spare capacity.
+    let mut runs: Vec<Vec<u8>> = Vec::new();
+    for n in [0usize, 1, 3, 4, 7, 8, 16, 17, 31, 32, 33, 64, 65, 200, 5000] {
+        runs.push(vec![b'a'; n]);
+        if n > 0 {
+            let mut d = vec![b'b'; n];
+            d[n - 1] = 0xc3;
+            runs.push(d);
+        }
+    }
+    let expected = written(|w| {
+        for r in &runs {
+            w.tagged_run(r, 0, 2);
+        }
+    });
+    let exact: usize = runs.iter().map(|r| r.len() + 9).sum();
+    for room in [0, 1, 9, 100, exact - 1, exact] {
+        for spare in [0, 1, 9, room, room + 3] {
+            let mut out = with_spare(0, spare);
+            let mut w = Writer::new(&mut out);
+            let mut r = w.room(room);
+            for run in &runs {
+                r.tagged_run(run, 0, 2);
+            }
+            drop(r);
+            drop(w);
+            assert_eq!(out, expected, "room {room} spare {spare}");
+        }
+    }
+}

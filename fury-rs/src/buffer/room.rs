@@ -10,7 +10,7 @@
 
 #![allow(unsafe_code)]
 
-use super::writer::{store_var_u32, store_var_u64, zigzag32, zigzag64};
+use super::writer::{put_tagged_run, store_var_u32, store_var_u64, zigzag32, zigzag64};
 use super::Writer;
 
 /// Exclusive access to the end of a [`Writer`] with at least `left` bytes of spare capacity.
@@ -88,6 +88,20 @@ impl Room<'_, '_> {
         unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.ptr.add(self.len), N) };
         self.len += N;
         self.left -= N;
+    }
+
+    /// Stores a string-like run as [`Writer::tagged_run`] does, taking `bytes.len() + 9` from
+    /// the budget (a room for it is opened with that much).
+    #[inline(always)]
+    pub fn tagged_run(&mut self, bytes: &[u8], ascii_tag: u8, other_tag: u8) {
+        let most = bytes.len().saturating_add(super::MAX_VARINT64_LEN);
+        self.need(most);
+        // SAFETY: `need` made `left >= n + 9`, so by the invariant `cap - len >= n + 9`: the
+        // bytes at `ptr + len` are inside the allocation; `bytes` is borrowed shared and the
+        // vector (through the writer) exclusively, so they do not overlap.
+        let k = unsafe { put_tagged_run(self.ptr.add(self.len), bytes, ascii_tag, other_tag) };
+        self.len += k;
+        self.left -= most;
     }
 
     /// Takes `k` bytes from the budget without writing (so that every branch of a

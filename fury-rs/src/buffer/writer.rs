@@ -168,6 +168,54 @@ pub(super) unsafe fn store_var_u64(dst: *mut u8, v: u64) -> usize {
     n
 }
 
+/// Stores a string-like run at `at`: the varuint64 header `bytes.len() << 2 | tag` (`tag` is
+/// `ascii_tag` if every byte is below 0x80, else `other_tag`; both below 4) and the bytes.
+/// Returns the number of bytes stored (header and payload).
+///
+/// # Safety
+/// `at` must be valid for writes of `bytes.len() + 9` bytes that do not overlap `bytes`.
+#[inline(always)]
+pub(super) unsafe fn put_tagged_run(
+    at: *mut u8,
+    bytes: &[u8],
+    ascii_tag: u8,
+    other_tag: u8,
+) -> usize {
+    let n = bytes.len();
+    let header = (n as u64) << 2;
+    let tag = |words: Option<u64>| {
+        let ascii = match words {
+            Some(w) => w & 0x8080_8080_8080_8080 == 0,
+            None => bytes.is_ascii(),
+        };
+        u64::from((if ascii { ascii_tag } else { other_tag }) & 3)
+    };
+    // The tag only touches the two low bits, so it never changes the header's length.
+    let hlen = if header < 0x80 {
+        1
+    } else if header < 0x4000 {
+        2
+    } else {
+        var_u64_len(header)
+    };
+    // SAFETY: the payload goes to the `n` bytes after the header's `hlen <= 9` bytes, inside
+    // the `n + 9` writable bytes the caller guarantees, and does not overlap `bytes`. The
+    // header is stored after the payload (its tag depends on it) with stores of exactly
+    // `hlen` bytes.
+    unsafe {
+        let h = header | tag(copy_run(bytes, at.add(hlen)));
+        if hlen == 1 {
+            *at = h as u8;
+        } else if hlen == 2 {
+            let two = (h & 0x7f) | 0x80 | ((h >> 7) << 8);
+            std::ptr::write_unaligned(at as *mut u16, (two as u16).to_le());
+        } else {
+            store_var_u64_exact(at, h);
+        }
+    }
+    hlen + n
+}
+
 /// Stores `v` as an unsigned varint64 at `dst` with stores of exactly its length: for
 /// headers written after the bytes that follow them. Out of line: only long runs need it.
 ///
@@ -499,42 +547,12 @@ impl<'a> Writer<'a> {
     /// ```
     #[inline(always)]
     pub fn tagged_run(&mut self, bytes: &[u8], ascii_tag: u8, other_tag: u8) {
-        let n = bytes.len();
-        let header = (n as u64) << 2;
-        self.reserve(n.saturating_add(MAX_VARINT64_LEN));
-        let tag = |words: Option<u64>| {
-            let ascii = match words {
-                Some(w) => w & 0x8080_8080_8080_8080 == 0,
-                None => bytes.is_ascii(),
-            };
-            u64::from((if ascii { ascii_tag } else { other_tag }) & 3)
-        };
-        // The tag only touches the two low bits, so it never changes the header's length.
-        let hlen = if header < 0x80 {
-            1
-        } else if header < 0x4000 {
-            2
-        } else {
-            var_u64_len(header)
-        };
-        // SAFETY: `reserve` made `cap - len >= n + 9`. The payload goes to the `n` bytes after
-        // the header's `hlen <= 9` bytes at `ptr + len`, all inside the allocation; `bytes`
-        // is borrowed shared and the vector exclusively, so source and destination do not
-        // overlap. The header is stored after the payload (its tag depends on it) with
-        // stores of exactly `hlen` bytes.
-        unsafe {
-            let at = self.ptr.add(self.len);
-            let h = header | tag(copy_run(bytes, at.add(hlen)));
-            if hlen == 1 {
-                *at = h as u8;
-            } else if hlen == 2 {
-                let two = (h & 0x7f) | 0x80 | ((h >> 7) << 8);
-                std::ptr::write_unaligned(at as *mut u16, (two as u16).to_le());
-            } else {
-                store_var_u64_exact(at, h);
-            }
-        }
-        self.len += hlen + n;
+        self.reserve(bytes.len().saturating_add(MAX_VARINT64_LEN));
+        // SAFETY: `reserve` made `cap - len >= n + 9`, so the `n + 9` bytes at `ptr + len`
+        // are inside the allocation; `bytes` is borrowed shared and the vector exclusively,
+        // so they do not overlap.
+        let k = unsafe { put_tagged_run(self.ptr.add(self.len), bytes, ascii_tag, other_tag) };
+        self.len += k;
     }
 
     /// Appends raw bytes.

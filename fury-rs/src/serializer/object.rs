@@ -1,6 +1,7 @@
 //! Support for derived structs and enums: the [`FuryObject`] trait, user type info, struct
 //! fields and the same-schema hash. `#[derive(FuryObject)]` generates calls into this module.
 
+pub use super::string::room_str;
 use super::{Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};

@@ -19,6 +19,16 @@ pub(crate) fn write_str(s: &str, ctx: &mut WriteContext) {
     );
 }
 
+/// Writes the payload of a string into a room opened with `s.len() + 9` bytes for it.
+#[inline(always)]
+pub fn room_str(room: &mut crate::buffer::Room<'_, '_>, s: &str) {
+    room.tagged_run(
+        s.as_bytes(),
+        string_encoding::LATIN1 as u8,
+        string_encoding::UTF8 as u8,
+    );
+}
+
 /// Reads the payload of a string.
 pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
     let at = ctx.reader.position();
