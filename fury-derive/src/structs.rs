@@ -139,10 +139,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                             ctx.writer.word_prefix(word, n);
                             <Self as ::fury::Serialize>::write_data(self, ctx)
                         }
-                        ::std::option::Option::None => {
-                            ctx.writer.u8(::fury::types::header::XLANG);
-                            ::fury::serializer::write_with_flag(self, ctx)
-                        }
+                        ::std::option::Option::None => ::fury::serializer::write_stream(self, ctx),
                     }
                 }
 

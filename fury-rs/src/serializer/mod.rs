@@ -87,8 +87,7 @@ pub trait Serialize {
     /// path that stores header, flag and a prepared type info in one go.
     #[inline]
     fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
-        ctx.writer.u8(crate::types::header::XLANG);
-        write_with_flag(self, ctx)
+        write_stream(self, ctx)
     }
 
     /// Writes the payloads of a run of values one after another, each as
@@ -361,6 +360,14 @@ pub fn write_with_flag<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> 
     }
     v.write_type_info(ctx)?;
     v.write_data(ctx)
+}
+
+/// Writes a whole stream with `v` as its root: the header byte, then `v` as
+/// [`write_with_flag`] writes it. The default of [`Serialize::write_stream`].
+#[inline]
+pub fn write_stream<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> Result<()> {
+    ctx.writer.u8(crate::types::header::XLANG);
+    write_with_flag(v, ctx)
 }
 
 /// Reads a value written by [`write_with_flag`].
