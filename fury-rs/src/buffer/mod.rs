@@ -6,6 +6,7 @@ mod numbers;
 mod reader;
 mod room;
 mod text;
+mod utf8;
 mod writer;
 
 pub use numbers::LeNumber;
@@ -13,6 +14,7 @@ pub use numbers::LeNumber;
 pub use reader::Reader;
 pub use room::Room;
 pub use text::{ascii_to_string, is_ascii, utf8_to_string};
+pub use utf8::is_utf8;
 pub use writer::{
     encode_var_u64, var_u32_len, var_u64_len, zigzag32, zigzag64, Writer, MAX_VARINT32_LEN,
     MAX_VARINT64_LEN,
