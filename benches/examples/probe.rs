@@ -1,6 +1,7 @@
 //! Times the report's own loops for one dataset, alone or after all the others ran:
 //! `probe <dataset> [all]`. Environment: `N` iterations per sample, `ONLY=ser|de` (fury-rs
-//! only, for profilers), `COMPAT` for the compatible modes.
+//! only, for profilers; with `THEIRS` set, the official crate only), `COMPAT` for the
+//! compatible modes.
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
 
@@ -28,10 +29,15 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(200_000);
     let only = std::env::var("ONLY").unwrap_or_default();
+    let profiled = if std::env::var_os("THEIRS").is_some() {
+        theirs
+    } else {
+        ours
+    };
     for _ in 0..5 {
         for c in cases.iter_mut().filter(|c| c.dataset == which) {
             for (op, r) in [("ser", &mut c.serialize), ("de", &mut c.deserialize)] {
-                if !only.is_empty() && (only != op || c.peer != ours) {
+                if !only.is_empty() && (only != op || c.peer != profiled) {
                     continue;
                 }
                 let t = Instant::now();

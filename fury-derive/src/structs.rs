@@ -193,7 +193,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     __fury_read_data(ctx)
                 }
 
-                #[inline]
+                #[inline(always)]
                 fn read_root(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
                     if ctx.reader.take_if(::fury::RefFlag::NotNull.byte()) {
                         if ::fury::serializer::object::take_local_typedef_info::<Self>(ctx)? {

@@ -286,7 +286,7 @@ impl Fury {
         Ok((value, ctx.reader.position()))
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_stream<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
         let b = ctx.reader.u8()?;
         if b & header::RESERVED != 0 || b & header::XLANG == 0 {
