@@ -149,8 +149,11 @@ pub trait Codec<T: Dataset>: Send + Sync + 'static {
     fn back(&self, wire: Self::Wire) -> Result<T, String>;
     /// Appends the encoding of `wire` to `out`.
     fn encode(&self, wire: &Self::Wire, out: &mut Vec<u8>) -> Result<(), String>;
+    /// The library's own decode error. The timed loop keeps the library's `Result` as it
+    /// is, so no peer pays for a conversion of its value into another `Result` layout.
+    type Error: std::fmt::Display + std::fmt::Debug;
     /// Decodes `bytes`, which hold exactly one value.
-    fn decode(&self, bytes: &[u8]) -> Result<Self::Wire, String>;
+    fn decode(&self, bytes: &[u8]) -> Result<Self::Wire, Self::Error>;
 }
 
 /// fury-rs.
@@ -167,6 +170,7 @@ pub struct BincodeCodec;
 pub struct JsonCodec;
 
 impl<T: Dataset> Codec<T> for FuryRsCodec {
+    type Error = fury::Error;
     type Wire = T;
     fn wire(&self, value: &T) -> T {
         value.clone()
@@ -179,12 +183,13 @@ impl<T: Dataset> Codec<T> for FuryRsCodec {
         self.0.serialize_into(wire, out).map_err(|e| e.to_string())
     }
     #[inline]
-    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
-        self.0.deserialize::<T>(bytes).map_err(|e| e.to_string())
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        self.0.deserialize::<T>(bytes)
     }
 }
 
 impl<T: Dataset> Codec<T> for ForyCodec {
+    type Error = fory::Error;
     type Wire = T;
     fn wire(&self, value: &T) -> T {
         value.clone()
@@ -200,12 +205,13 @@ impl<T: Dataset> Codec<T> for ForyCodec {
             .map_err(|e| e.to_string())
     }
     #[inline]
-    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
-        self.0.deserialize::<T>(bytes).map_err(|e| e.to_string())
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        self.0.deserialize::<T>(bytes)
     }
 }
 
 impl<T: Dataset> Codec<T> for ProstCodec {
+    type Error = prost::DecodeError;
     type Wire = T::Pb;
     fn wire(&self, value: &T) -> T::Pb {
         value.to_pb()
@@ -218,12 +224,13 @@ impl<T: Dataset> Codec<T> for ProstCodec {
         prost::Message::encode(wire, out).map_err(|e| e.to_string())
     }
     #[inline]
-    fn decode(&self, bytes: &[u8]) -> Result<T::Pb, String> {
-        <T::Pb as prost::Message>::decode(bytes).map_err(|e| e.to_string())
+    fn decode(&self, bytes: &[u8]) -> Result<T::Pb, Self::Error> {
+        <T::Pb as prost::Message>::decode(bytes)
     }
 }
 
 impl<T: Dataset> Codec<T> for MsgPackCodec {
+    type Error = rmp_serde::decode::Error;
     type Wire = T;
     fn wire(&self, value: &T) -> T {
         value.clone()
@@ -236,12 +243,13 @@ impl<T: Dataset> Codec<T> for MsgPackCodec {
         rmp_serde::encode::write_named(out, wire).map_err(|e| e.to_string())
     }
     #[inline]
-    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
-        rmp_serde::from_slice(bytes).map_err(|e| e.to_string())
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        rmp_serde::from_slice(bytes)
     }
 }
 
 impl<T: Dataset> Codec<T> for BincodeCodec {
+    type Error = bincode::Error;
     type Wire = T;
     fn wire(&self, value: &T) -> T {
         value.clone()
@@ -254,12 +262,13 @@ impl<T: Dataset> Codec<T> for BincodeCodec {
         bincode::serialize_into(out, wire).map_err(|e| e.to_string())
     }
     #[inline]
-    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
-        bincode::deserialize(bytes).map_err(|e| e.to_string())
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        bincode::deserialize(bytes)
     }
 }
 
 impl<T: Dataset> Codec<T> for JsonCodec {
+    type Error = serde_json::Error;
     type Wire = T;
     fn wire(&self, value: &T) -> T {
         value.clone()
@@ -272,8 +281,8 @@ impl<T: Dataset> Codec<T> for JsonCodec {
         serde_json::to_writer(out, wire).map_err(|e| e.to_string())
     }
     #[inline]
-    fn decode(&self, bytes: &[u8]) -> Result<T, String> {
-        serde_json::from_slice(bytes).map_err(|e| e.to_string())
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        serde_json::from_slice(bytes)
     }
 }
 

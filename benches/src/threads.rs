@@ -80,6 +80,7 @@ fn run<T: Dataset, C: Codec<T>>(
                     let end = Instant::now();
                     let check = codec
                         .decode(&out)
+                        .map_err(|e| e.to_string())
                         .and_then(|w| codec.back(w))
                         .and_then(|v| {
                             if v == *value {

@@ -315,17 +315,21 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 ctx: &mut ::fury::context::ReadContext,
                 compress_int: bool,
             ) -> ::fury::Result<#name> {
-                let (#(#locals,)*) = if compress_int {
+                // Each branch builds the value itself: a tuple of the fields shared by the
+                // branches would be one more move of the whole value (a memcpy for large ones).
+                if compress_int {
                     #(#read_c)*
-                    (#(#locals,)*)
+                    ::std::result::Result::Ok(#name {
+                        #(#idents: #locals,)*
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
                 } else {
                     #(#read_f)*
-                    (#(#locals,)*)
-                };
-                ::std::result::Result::Ok(#name {
-                    #(#idents: #locals,)*
-                    #(#skipped: ::std::default::Default::default(),)*
-                })
+                    ::std::result::Result::Ok(#name {
+                        #(#idents: #locals,)*
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
             }
 
             /// The fields of a peer's TypeDef, matched to the local ones by `plan`.

@@ -3,7 +3,8 @@
 
 #![allow(unsafe_code)]
 
-/// Whether every byte is below 0x80; short runs are tested as two overlapping words.
+/// Whether every byte is below 0x80. Runs of up to 16 bytes are tested as two overlapping
+/// words, runs of up to 64 as whole words and an overlapping last word.
 ///
 /// ```
 /// assert!(fury::buffer::is_ascii(b"plain text"));
@@ -12,10 +13,16 @@
 #[inline]
 pub fn is_ascii(b: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
+    let word = |c: &[u8; 8]| u64::from_ne_bytes(*c);
     let n = b.len();
     match (b.first_chunk::<8>(), b.last_chunk::<8>()) {
-        (Some(a), Some(z)) if n <= 16 => {
-            (u64::from_ne_bytes(*a) | u64::from_ne_bytes(*z)) & HIGH == 0
+        (Some(a), Some(z)) if n <= 16 => (word(a) | word(z)) & HIGH == 0,
+        (Some(_), Some(z)) if n <= 64 => {
+            let mut all = word(z);
+            for c in b.chunks_exact(8) {
+                all |= c.first_chunk::<8>().map_or(0, word);
+            }
+            all & HIGH == 0
         }
         _ => match (b.first_chunk::<4>(), b.last_chunk::<4>()) {
             (Some(a), Some(z)) if n < 8 => {
