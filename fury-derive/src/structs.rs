@@ -134,12 +134,10 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
                 #[inline]
                 fn write_stream(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    match ::fury::serializer::object::stream_prefix::<Self>(ctx) {
-                        ::std::option::Option::Some((word, n)) => {
-                            ctx.writer.word_prefix(word, n);
-                            <Self as ::fury::Serialize>::write_data(self, ctx)
-                        }
-                        ::std::option::Option::None => ::fury::serializer::write_stream(self, ctx),
+                    if ::fury::serializer::object::write_stream_prefix::<Self>(ctx)? {
+                        <Self as ::fury::Serialize>::write_data(self, ctx)
+                    } else {
+                        ::fury::serializer::write_stream(self, ctx)
                     }
                 }
 

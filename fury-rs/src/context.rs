@@ -304,19 +304,17 @@ impl<'a> WriteContext<'a> {
         }
     }
 
-    /// Writes the meta-share marker of the registered type at registry index `index`:
-    /// `n << 1` the first time (for the `n`-th type shared in this stream; the caller then
-    /// writes the TypeDef), `(n << 1) | 1` afterwards. Returns true the first time.
-    pub fn write_shared_marker(&mut self, index: u32) -> bool {
+    /// The meta-share marker of the registered type at registry index `index`: `n << 1` the
+    /// first time (for the `n`-th type shared in this stream; its TypeDef follows the
+    /// marker), `(n << 1) | 1` afterwards; with whether it is the first time.
+    #[inline]
+    pub fn shared_marker(&mut self, index: u32) -> (u32, bool) {
         match self.shared_types.iter().position(|&k| k == index) {
-            Some(i) => {
-                self.writer.var_u32(((i as u32) << 1) | 1);
-                false
-            }
+            Some(i) => (((i as u32) << 1) | 1, false),
             None => {
-                self.writer.var_u32((self.shared_types.len() as u32) << 1);
+                let n = self.shared_types.len() as u32;
                 self.shared_types.push(index);
-                true
+                (n << 1, true)
             }
         }
     }

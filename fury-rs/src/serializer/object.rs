@@ -30,29 +30,50 @@ pub trait FuryObject: Serialize + Deserialize + 'static {
     }
 }
 
-/// The first bytes of a stream whose root is a `T` registered by id, outside compatible
-/// mode and without reference tracking: header byte, NOT_NULL flag and the prepared type
-/// info, in the low bytes of a little-endian word, with their count. `None` otherwise.
+/// Writes the first bytes of a stream whose root is a `T` when a shortcut applies, and
+/// returns whether it did (the caller then writes the body; otherwise the general path
+/// writes everything). Without reference tracking: for a `T` registered by id outside
+/// compatible mode, header byte, NOT_NULL flag and the prepared type info in one store; for
+/// a struct in compatible mode, header byte and NOT_NULL flag in one store, then its shared
+/// type info.
 #[inline(always)]
-pub fn stream_prefix<T: FuryObject>(ctx: &WriteContext) -> Option<(u64, usize)> {
-    if ctx.ref_tracking() || ctx.compatible() {
-        return None;
+pub fn write_stream_prefix<T: FuryObject>(ctx: &mut WriteContext) -> Result<bool> {
+    if ctx.ref_tracking() {
+        return Ok(false);
     }
-    let (word, n) = ctx.registry().get::<T>()?.id_info?;
+    let Some(entry) = ctx.registry().get::<T>() else {
+        return Ok(false);
+    };
+    let head = u64::from(crate::types::header::XLANG) | (u64::from(RefFlag::NotNull.byte()) << 8);
+    if ctx.compatible() {
+        if T::KIND != UserKind::Struct {
+            return Ok(false);
+        }
+        let named = matches!(entry.registration, Registration::Name { .. });
+        ctx.writer.word_prefix(head, 2);
+        write_shared_type_info(ctx, entry, struct_kind_of(named, true))?;
+        return Ok(true);
+    }
     // The type info takes at most 6 bytes (kind byte and a varuint32), so all fits a word.
-    let n = usize::from(n);
-    (n <= 6).then(|| {
-        let head =
-            u64::from(crate::types::header::XLANG) | (u64::from(RefFlag::NotNull.byte()) << 8);
-        (head | (word << 16), n + 2)
-    })
+    match entry.id_info {
+        Some((word, n)) if n <= 6 => {
+            ctx.writer
+                .word_prefix(head | (word << 16), usize::from(n) + 2);
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
 }
 
 /// Writes the type info of a user type: the kind byte, then its user id or names.
 #[inline(always)]
 pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
-    // An id registration outside compatible mode (and any enum by id): prepared bytes.
     if let Some(entry) = ctx.registry().get::<T>() {
+        if T::KIND == UserKind::Struct && ctx.compatible() {
+            let named = matches!(entry.registration, Registration::Name { .. });
+            return write_shared_type_info(ctx, entry, struct_kind_of(named, true));
+        }
+        // An id registration outside compatible mode (and any enum by id): prepared bytes.
         if let Some((word, n)) = entry.id_info {
             if !ctx.compatible() || T::KIND == UserKind::Enum {
                 ctx.writer.word_prefix(word, usize::from(n));
@@ -79,15 +100,10 @@ fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result
         (UserKind::Enum, Registration::Id(_)) => TypeId::Enum,
         (UserKind::Enum, Registration::Name { .. }) => TypeId::NamedEnum,
     };
-    ctx.writer.u8(kind as u8);
     if shared {
-        // Compatible mode: a TypeDef, shared once per stream.
-        if ctx.write_shared_marker(entry.index()) {
-            let td = entry.local_typedef(ctx.registry(), ctx.compress_int())?;
-            ctx.writer.bytes(&td.bytes);
-        }
-        return Ok(());
+        return write_shared_type_info(ctx, entry, kind);
     }
+    ctx.writer.u8(kind as u8);
     match &entry.registration {
         Registration::Id(id) => {
             ctx.writer.var_u32(*id);
@@ -95,6 +111,30 @@ fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result
         }
         Registration::Name { .. } => crate::resolver::write_type_name(entry, ctx),
     }
+}
+
+/// Compatible mode: the kind byte, the meta-share marker and, the first time in the stream,
+/// the TypeDef.
+#[inline]
+fn write_shared_type_info(
+    ctx: &mut WriteContext,
+    entry: &crate::resolver::TypeEntry,
+    kind: TypeId,
+) -> Result<()> {
+    let (marker, first) = ctx.shared_marker(entry.index());
+    if marker < 0x80 {
+        // The kind byte and a one-byte marker in one store.
+        ctx.writer
+            .word_prefix(u64::from(kind as u8) | (u64::from(marker) << 8), 2);
+    } else {
+        ctx.writer.u8(kind as u8);
+        ctx.writer.var_u32(marker);
+    }
+    if first {
+        let td = entry.local_typedef(ctx.registry(), ctx.compress_int())?;
+        ctx.writer.bytes(&td.bytes);
+    }
+    Ok(())
 }
 
 /// Consumes `T`'s whole type info (kind byte and user id) if the input holds exactly the
