@@ -33,6 +33,25 @@ pub fn is_ascii(b: &[u8]) -> bool {
     }
 }
 
+/// A copy of `b` in a new vector of exactly its length, with whether it is all ASCII. Runs
+/// of 4 to 64 bytes are copied as words and tested from the same words (no call to `memcpy`,
+/// no second pass); other runs are tested after the copy.
+#[inline(always)]
+fn copy_to_vec(b: &[u8]) -> (Vec<u8>, bool) {
+    let mut v = Vec::with_capacity(b.len());
+    // SAFETY: the vector's capacity is at least `b.len()`, so `copy_run` may write that many
+    // bytes at its start; a fresh allocation does not overlap `b`. Those bytes are then
+    // initialised, so the length may be set to `b.len()`.
+    let words = unsafe { super::writer::copy_run(b, v.as_mut_ptr()) };
+    unsafe { v.set_len(b.len()) };
+    let ascii = match words {
+        Some(w) => w & 0x8080_8080_8080_8080 == 0,
+        // The source, not the copy just stored (see `utf8_to_string`).
+        None => is_ascii(b),
+    };
+    (v, ascii)
+}
+
 /// A copy of `b` as a `String` when `b` is valid UTF-8 (checked once; ASCII quickly).
 ///
 /// ```
@@ -42,14 +61,13 @@ pub fn is_ascii(b: &[u8]) -> bool {
 /// ```
 #[inline]
 pub fn utf8_to_string(b: &[u8]) -> Option<String> {
-    if is_ascii(b) {
-        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
-        return Some(unsafe { String::from_utf8_unchecked(b.to_vec()) });
-    }
-    if super::utf8::is_utf8(b) {
-        // SAFETY: `is_utf8` gives the verdict of `std::str::from_utf8` (tested on every
-        // sequence of byte classes and on random input in `utf8.rs`).
-        Some(unsafe { String::from_utf8_unchecked(b.to_vec()) })
+    let (v, ascii) = copy_to_vec(b);
+    // `is_utf8` gives the verdict of `std::str::from_utf8` (tested on every sequence of byte
+    // classes and on random input in `utf8.rs`). It reads the source, not the copy just
+    // stored in words: wide loads of freshly stored narrow words wait for the stores.
+    if ascii || super::utf8::is_utf8(b) {
+        // SAFETY: `v` holds the bytes of `b`: ASCII, or valid UTF-8 by the check above.
+        Some(unsafe { String::from_utf8_unchecked(v) })
     } else {
         None
     }
@@ -64,10 +82,7 @@ pub fn utf8_to_string(b: &[u8]) -> Option<String> {
 /// ```
 #[inline]
 pub fn ascii_to_string(b: &[u8]) -> Option<String> {
-    if is_ascii(b) {
-        // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
-        Some(unsafe { String::from_utf8_unchecked(b.to_vec()) })
-    } else {
-        None
-    }
+    let (v, ascii) = copy_to_vec(b);
+    // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
+    ascii.then(|| unsafe { String::from_utf8_unchecked(v) })
 }

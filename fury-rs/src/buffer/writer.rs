@@ -238,7 +238,7 @@ unsafe fn store_var_u64_exact(dst: *mut u8, v: u64) {
 /// # Safety
 /// `dst` must be valid for writes of `src.len()` bytes and must not overlap `src`.
 #[inline(always)]
-unsafe fn copy_run(src: &[u8], dst: *mut u8) -> Option<u64> {
+pub(super) unsafe fn copy_run(src: &[u8], dst: *mut u8) -> Option<u64> {
     let n = src.len();
     let s = src.as_ptr();
     // SAFETY: every read is within `src` (see above) and every write within the `n` bytes at
