@@ -86,3 +86,30 @@ pub fn ascii_to_string(b: &[u8]) -> Option<String> {
     // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
     ascii.then(|| unsafe { String::from_utf8_unchecked(v) })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ascii_to_string, utf8_to_string};
+
+    #[test]
+    fn strings_of_every_length_with_a_high_byte_at_every_place() {
+        for n in 0..=150usize {
+            let ascii: Vec<u8> = (0..n).map(|i| b'!' + (i % 90) as u8).collect();
+            let text = String::from_utf8(ascii.clone()).unwrap();
+            assert_eq!(utf8_to_string(&ascii).as_deref(), Some(text.as_str()));
+            assert_eq!(ascii_to_string(&ascii).as_deref(), Some(text.as_str()));
+            for at in 0..n.saturating_sub(1) {
+                // A valid two-byte character: UTF-8 but not ASCII.
+                let mut v = ascii.clone();
+                v[at] = 0xc3;
+                v[at + 1] = 0xa9;
+                let want = String::from_utf8(v.clone()).unwrap();
+                assert_eq!(utf8_to_string(&v).as_deref(), Some(want.as_str()), "n {n}");
+                assert_eq!(ascii_to_string(&v), None, "n {n} at {at}");
+                // A byte that never occurs in UTF-8.
+                v[at + 1] = 0xff;
+                assert_eq!(utf8_to_string(&v), None, "n {n} at {at}");
+            }
+        }
+    }
+}
