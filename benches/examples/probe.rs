@@ -1,7 +1,7 @@
 //! Times the report's own loops for one dataset, alone or after all the others ran:
 //! `probe <dataset> [all]`. Environment: `N` iterations per sample, `ONLY=ser|de` (fury-rs
 //! only, for profilers; with `THEIRS` set, the official crate only), `COMPAT` for the
-//! compatible modes.
+//! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does.
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
 
@@ -17,7 +17,14 @@ fn main() {
     } else {
         (Peer::FuryRs, Peer::Fory)
     };
-    let mut cases = all_cases(&engines, &[ours, theirs]);
+    // `ALLPEERS`: build every peer's cases, as the report does (the heap then looks alike).
+    let peers: Vec<Peer> = if std::env::var_os("ALLPEERS").is_some() {
+        Peer::ALL.to_vec()
+    } else {
+        vec![ours, theirs]
+    };
+    let mut cases = all_cases(&engines, &peers);
+    cases.retain(|c| c.peer == ours || c.peer == theirs);
     if all {
         for c in cases.iter_mut() {
             (c.serialize)(20_000);

@@ -71,7 +71,6 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
     let read_f = order_f.iter().map(|&i| read_field(&fields[i], false));
     let fingerprint_c = fingerprint(&fields, true);
     let fingerprint_f = fingerprint(&fields, false);
-    let locals: Vec<_> = fields.iter().map(|f| local(&f.ident)).collect();
     let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
     let registration = registration(&type_attrs);
     let field_tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
@@ -313,18 +312,17 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 ctx: &mut ::fury::context::ReadContext,
                 compress_int: bool,
             ) -> ::fury::Result<#name> {
-                // Each branch builds the value itself: a tuple of the fields shared by the
-                // branches would be one more move of the whole value (a memcpy for large ones).
+                // One struct literal per integer encoding, its fields read in wire order
+                // right into it: no locals or tuple between the reads and the value, which
+                // would be more moves of large values (memcpy calls).
                 if compress_int {
-                    #(#read_c)*
                     ::std::result::Result::Ok(#name {
-                        #(#idents: #locals,)*
+                        #(#read_c,)*
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 } else {
-                    #(#read_f)*
                     ::std::result::Result::Ok(#name {
-                        #(#idents: #locals,)*
+                        #(#read_f,)*
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 }
@@ -396,10 +394,6 @@ pub fn registration(a: &TypeAttrs) -> TokenStream {
     }
 }
 
-fn local(ident: &syn::Ident) -> syn::Ident {
-    format_ident!("__fury_{}", ident)
-}
-
 /// The type a field is written as, for the given `compress_int`.
 fn codec_type(f: &Field, compress_int: bool) -> TokenStream {
     let inner = &f.inner;
@@ -468,8 +462,9 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
     }
 }
 
+/// A field initialiser `ident: <read>`, for a struct literal that lists the fields in wire
+/// order (initialisers run in the order they are written).
 fn read_field(f: &Field, compress_int: bool) -> TokenStream {
-    let local = local(&f.ident);
     let ty = codec_type(f, compress_int);
     let wire_name = &f.wire_name;
     let read = if f.track_ref {
@@ -480,7 +475,8 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
         quote! { ::fury::serializer::object::read_field::<#ty>(ctx)? }
     };
     let unwrap = unwrap_codec(f, compress_int);
-    quote! { let #local = #read #unwrap; }
+    let ident = &f.ident;
+    quote! { #ident: #read #unwrap }
 }
 
 /// One struct body for one integer encoding: the hash (when `hash` is `Some`) and the fields
