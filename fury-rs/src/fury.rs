@@ -265,12 +265,7 @@ impl Fury {
             &self.typedef_cache,
             self.config.options(),
         );
-        let value = self.read_stream(&mut ctx)?;
-        let left = ctx.reader.remaining();
-        if left != 0 {
-            return Err(ctx.error(ErrorKind::TrailingBytes { count: left }));
-        }
-        Ok(value)
+        self.read_whole(&mut ctx)
     }
 
     /// Deserializes a `T` from the front of `bytes`, returning it with the number of bytes
@@ -301,5 +296,18 @@ impl Fury {
             ));
         }
         T::read_root(ctx)
+    }
+
+    /// A whole input as one `T`: [`Self::read_stream`], then no byte may be left. Not inlined
+    /// into [`Self::deserialize`], so that the value is built right in the caller's return
+    /// slot (inlined, it was built in the frame and copied out, a `memcpy` per large struct).
+    #[inline(never)]
+    fn read_whole<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
+        let value = self.read_stream(ctx)?;
+        let left = ctx.reader.remaining();
+        if left != 0 {
+            return Err(ctx.error(ErrorKind::TrailingBytes { count: left }));
+        }
+        Ok(value)
     }
 }
