@@ -488,3 +488,71 @@ fn string_runs_in_rooms_of_any_size_write_what_the_writer_writes() {
         }
     }
 }
+
+/// The varuint64 rules, byte by byte: at most 9 bytes, the ninth carrying 8 bits, and no
+/// final zero byte after the first (overlong). `Some((value, bytes used))` or `None`.
+fn reference_read_var_u64(b: &[u8]) -> Option<(u64, usize)> {
+    let mut v = 0u64;
+    for i in 0..9 {
+        let byte = *b.get(i)?;
+        if i == 8 {
+            return (byte != 0).then_some((v | (u64::from(byte) << 56), 9));
+        }
+        v |= u64::from(byte & 0x7f) << (7 * i);
+        if byte < 0x80 {
+            return (byte != 0 || i == 0).then_some((v, i + 1));
+        }
+    }
+    None
+}
+
+#[test]
+fn var_u64_reads_agree_with_the_byte_by_byte_rules() {
+    let check = |b: &[u8]| {
+        let mut r = Reader::new(b);
+        let got = r.var_u64().ok().map(|v| (v, r.position()));
+        assert_eq!(got, reference_read_var_u64(b), "{b:02x?}");
+    };
+    // Every input of up to 10 bytes drawn from the bytes that decide the cases.
+    let classes = [0x00u8, 0x01, 0x7f, 0x80, 0x81, 0xff];
+    let mut buf = Vec::new();
+    fn each(depth: usize, classes: &[u8], buf: &mut Vec<u8>, check: &dyn Fn(&[u8])) {
+        check(buf);
+        if depth == 0 {
+            return;
+        }
+        for &c in classes {
+            buf.push(c);
+            each(depth - 1, classes, buf, check);
+            buf.pop();
+        }
+    }
+    each(7, &classes, &mut buf, &check);
+    // Longer ones at random, and every value length with and without bytes after it.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..200_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let len = (seed % 13) as usize;
+        let bytes: Vec<u8> = (0..len)
+            .map(|i| {
+                let x = (seed >> (4 * i)) as u8;
+                if i < 9 && seed & (1 << (40 + i)) != 0 {
+                    x | 0x80
+                } else {
+                    x
+                }
+            })
+            .collect();
+        check(&bytes);
+    }
+    for shift in 0..64 {
+        for v in [1u64 << shift, (1u64 << shift) - 1, u64::MAX >> shift] {
+            let mut b = reference_var_u64(v);
+            check(&b);
+            b.extend_from_slice(&[0xff; 9]);
+            check(&b);
+        }
+    }
+}
