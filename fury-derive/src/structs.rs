@@ -467,16 +467,23 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
 fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     let ty = codec_type(f, compress_int);
     let wire_name = &f.wire_name;
-    let read = if f.track_ref {
-        quote! { ::fury::serializer::object::read_ref_field::<#ty>(ctx)? }
+    let call = if f.track_ref {
+        quote! { ::fury::serializer::object::read_ref_field::<#ty>(ctx) }
     } else if f.flagged {
-        quote! { ::fury::serializer::object::read_flagged_field::<#ty>(ctx, #wire_name)? }
+        quote! { ::fury::serializer::object::read_flagged_field::<#ty>(ctx, #wire_name) }
     } else {
-        quote! { ::fury::serializer::object::read_field::<#ty>(ctx)? }
+        quote! { ::fury::serializer::object::read_field::<#ty>(ctx) }
     };
     let unwrap = unwrap_codec(f, compress_int);
     let ident = &f.ident;
-    quote! { #ident: #read #unwrap }
+    // A `match` rather than `?`: `?` goes through `ControlFlow`, one more move of the value
+    // that the optimiser does not always remove for large structs.
+    quote! {
+        #ident: match #call {
+            ::std::result::Result::Ok(v) => v,
+            ::std::result::Result::Err(e) => return ::std::result::Result::Err(e),
+        } #unwrap
+    }
 }
 
 /// One struct body for one integer encoding: the hash (when `hash` is `Some`) and the fields
