@@ -186,22 +186,36 @@ pub struct WriteContext<'a> {
     extra: Option<Box<WriteExtra>>,
 }
 
+// The drops test for the rarely used extra state inline and hand it back out of line, so
+// that dropping a context that never needed it costs a compare.
 impl Drop for WriteContext<'_> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         if let Some(e) = self.extra.take() {
-            give_spare(&SPARE_WRITE, e, WriteExtra::reset);
+            give_back_write_extra(e);
         }
     }
 }
 
 impl Drop for ReadContext<'_> {
-    #[inline]
+    #[inline(always)]
     fn drop(&mut self) {
         if let Some(e) = self.extra.take() {
-            give_spare(&SPARE_READ, e, ReadExtra::reset);
+            give_back_read_extra(e);
         }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn give_back_write_extra(e: Box<WriteExtra>) {
+    give_spare(&SPARE_WRITE, e, WriteExtra::reset);
+}
+
+#[cold]
+#[inline(never)]
+fn give_back_read_extra(e: Box<ReadExtra>) {
+    give_spare(&SPARE_READ, e, ReadExtra::reset);
 }
 
 impl<'a> WriteContext<'a> {
