@@ -6,7 +6,6 @@ use crate::meta::typedef::{TypeDef, TypeDefLimits};
 use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
 use crate::resolver::{Registry, RemoteTypeDef, TypeDefCache};
 use crate::types::{RefFlag, TypeId};
-use smallvec::SmallVec;
 use std::sync::Arc;
 
 /// Counts nesting levels against a limit, so that deep input is an error and not a stack
@@ -89,12 +88,17 @@ pub enum RefSlot {
     Arc(Arc<dyn std::any::Any + Send + Sync>),
 }
 
+/// Shared types (meta share) a write context tracks inline, before its extra state.
+const SHARED_INLINE: usize = 8;
+
 /// Write state that only some streams need (named types, shared pointers, dynamic values).
 #[derive(Default)]
 struct WriteExtra {
     meta_strings: MetaStringWriteState,
     seen: std::collections::HashMap<usize, u32>,
     ref_types: Vec<u8>,
+    /// Registry indices of the shared types after the first `SHARED_INLINE` of a stream.
+    shared_more: Vec<u32>,
 }
 
 /// Read state that only some streams need (TypeDefs, reference ids).
@@ -114,6 +118,7 @@ impl WriteExtra {
     fn reset(&mut self) -> bool {
         if self.seen.capacity() > SPARE_LIMIT
             || self.ref_types.capacity() > SPARE_LIMIT
+            || self.shared_more.capacity() > SPARE_LIMIT
             || self.meta_strings.len() > SPARE_LIMIT
         {
             return false;
@@ -121,6 +126,7 @@ impl WriteExtra {
         self.meta_strings.reset();
         self.seen.clear();
         self.ref_types.clear();
+        self.shared_more.clear();
         true
     }
 }
@@ -181,7 +187,10 @@ pub struct WriteContext<'a> {
     registry: &'a Registry,
     options: Options,
     depth: Depth,
-    shared_types: SmallVec<[u32; 8]>,
+    /// Registry indices of the types shared so far in this stream (meta share), in order:
+    /// the first `SHARED_INLINE` here, the others in the extra state.
+    shared_types: [u32; SHARED_INLINE],
+    shared_len: u32,
     next_ref: u32,
     extra: Option<Box<WriteExtra>>,
 }
@@ -229,7 +238,8 @@ impl<'a> WriteContext<'a> {
                 depth: 0,
                 max: options.max_depth,
             },
-            shared_types: SmallVec::new(),
+            shared_types: [0; SHARED_INLINE],
+            shared_len: 0,
             next_ref: 0,
             extra: None,
         }
@@ -323,14 +333,31 @@ impl<'a> WriteContext<'a> {
     /// marker), `(n << 1) | 1` afterwards; with whether it is the first time.
     #[inline]
     pub fn shared_marker(&mut self, index: u32) -> (u32, bool) {
-        match self.shared_types.iter().position(|&k| k == index) {
-            Some(i) => (((i as u32) << 1) | 1, false),
-            None => {
-                let n = self.shared_types.len() as u32;
-                self.shared_types.push(index);
-                (n << 1, true)
-            }
+        let n = self.shared_len as usize;
+        let inline = self
+            .shared_types
+            .get(..n.min(SHARED_INLINE))
+            .unwrap_or_default();
+        let mut found = inline.iter().position(|&k| k == index);
+        if found.is_none() && n > SHARED_INLINE {
+            found = self.extra.as_ref().and_then(|e| {
+                let i = e.shared_more.iter().position(|&k| k == index)?;
+                Some(SHARED_INLINE + i)
+            });
         }
+        if let Some(i) = found {
+            return (((i as u32) << 1) | 1, false);
+        }
+        match self.shared_types.get_mut(n) {
+            Some(slot) => *slot = index,
+            None => self
+                .extra
+                .get_or_insert_with(take_write_extra)
+                .shared_more
+                .push(index),
+        }
+        self.shared_len += 1;
+        ((n as u32) << 1, true)
     }
 
     /// Writes a meta string, as a back reference if this stream already holds it.
@@ -816,5 +843,42 @@ impl<'a> ReadContext<'a> {
         self.error(ErrorKind::Unsupported {
             what: "back reference (REF flag) to a shared value".to_string(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Options, WriteContext, SHARED_INLINE};
+    use crate::resolver::Registry;
+
+    #[test]
+    fn shared_markers_number_types_in_order_past_the_inline_table() {
+        let registry = Registry::new(false);
+        let options = Options {
+            compress_int: true,
+            max_depth: 16,
+            compatible: true,
+            typedef_limits: Default::default(),
+            ref_tracking: false,
+        };
+        let mut out = Vec::new();
+        let mut ctx = WriteContext::new(&mut out, &registry, options);
+        let n = 3 * SHARED_INLINE as u32;
+        // Registry indices in a scrambled order: the markers follow the order of first use.
+        let index = |k: u32| (k * 7 + 3) % 101;
+        for k in 0..n {
+            assert_eq!(
+                ctx.shared_marker(index(k)),
+                (k << 1, true),
+                "first use of {k}"
+            );
+        }
+        for k in (0..n).rev() {
+            assert_eq!(
+                ctx.shared_marker(index(k)),
+                ((k << 1) | 1, false),
+                "again {k}"
+            );
+        }
     }
 }

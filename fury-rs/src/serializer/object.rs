@@ -115,7 +115,7 @@ fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result
 
 /// Compatible mode: the kind byte, the meta-share marker and, the first time in the stream,
 /// the TypeDef.
-#[inline]
+#[inline(always)]
 fn write_shared_type_info(
     ctx: &mut WriteContext,
     entry: &crate::resolver::TypeEntry,
