@@ -23,7 +23,7 @@ impl Settings {
     /// The full report's settings.
     pub fn full() -> Self {
         Settings {
-            rounds: 9,
+            rounds: 15,
             target: Duration::from_millis(25),
             smoke: false,
             smoke_iters: 3,
