@@ -298,9 +298,9 @@ impl Fury {
         T::read_root(ctx)
     }
 
-    /// A whole input as one `T`: [`Self::read_stream`], then no byte may be left. Not inlined
-    /// into [`Self::deserialize`], so that the value is built right in the caller's return
-    /// slot (inlined, it was built in the frame and copied out, a `memcpy` per large struct).
+    /// A whole input as one `T`: [`Self::read_stream`], then no byte may be left. Kept out of
+    /// [`Self::deserialize`]: measured on MediaContent, the optimiser then makes one copy
+    /// (`memcpy`) fewer of the large value on its way to the caller.
     #[inline(never)]
     fn read_whole<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
         let value = self.read_stream(ctx)?;
