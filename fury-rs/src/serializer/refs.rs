@@ -20,10 +20,7 @@ use std::sync::Arc;
 /// Whether a value written with type id `id` is tracked, as pyfory tracks it: lists, sets,
 /// maps and binary are; strings, numbers and dense arrays are not.
 pub const fn container_is_ref_type(id: TypeId) -> bool {
-    matches!(
-        id,
-        TypeId::List | TypeId::Set | TypeId::Map | TypeId::Binary
-    )
+    id.row().tracked
 }
 
 /// The flag of a value without identity: NULL, REF_VALUE (a new id) in a tracked position

@@ -2,6 +2,8 @@
 
 use crate::error::ErrorKind;
 
+pub(crate) mod table;
+
 /// Internal type ids of the xlang format, as pyfory 1.7.7 and the official crates number them.
 ///
 /// On the wire a type id is one byte; the user-registered kinds (`Enum`, `Struct`, `Ext`,
@@ -148,81 +150,25 @@ impl TypeId {
 
     /// The spec's upper-case name, e.g. `VARINT32`.
     pub fn name(self) -> &'static str {
-        use TypeId::*;
-        match self {
-            Unknown => "UNKNOWN",
-            Bool => "BOOL",
-            Int8 => "INT8",
-            Int16 => "INT16",
-            Int32 => "INT32",
-            VarInt32 => "VARINT32",
-            Int64 => "INT64",
-            VarInt64 => "VARINT64",
-            TaggedInt64 => "TAGGED_INT64",
-            UInt8 => "UINT8",
-            UInt16 => "UINT16",
-            UInt32 => "UINT32",
-            VarUInt32 => "VAR_UINT32",
-            UInt64 => "UINT64",
-            VarUInt64 => "VAR_UINT64",
-            TaggedUInt64 => "TAGGED_UINT64",
-            Float8 => "FLOAT8",
-            Float16 => "FLOAT16",
-            BFloat16 => "BFLOAT16",
-            Float32 => "FLOAT32",
-            Float64 => "FLOAT64",
-            String => "STRING",
-            List => "LIST",
-            Set => "SET",
-            Map => "MAP",
-            Enum => "ENUM",
-            NamedEnum => "NAMED_ENUM",
-            Struct => "STRUCT",
-            CompatibleStruct => "COMPATIBLE_STRUCT",
-            NamedStruct => "NAMED_STRUCT",
-            NamedCompatibleStruct => "NAMED_COMPATIBLE_STRUCT",
-            Ext => "EXT",
-            NamedExt => "NAMED_EXT",
-            Union => "UNION",
-            TypedUnion => "TYPED_UNION",
-            NamedUnion => "NAMED_UNION",
-            None => "NONE",
-            Duration => "DURATION",
-            Timestamp => "TIMESTAMP",
-            Date => "DATE",
-            Decimal => "DECIMAL",
-            Binary => "BINARY",
-            Array => "ARRAY",
-            BoolArray => "BOOL_ARRAY",
-            Int8Array => "INT8_ARRAY",
-            Int16Array => "INT16_ARRAY",
-            Int32Array => "INT32_ARRAY",
-            Int64Array => "INT64_ARRAY",
-            UInt8Array => "UINT8_ARRAY",
-            UInt16Array => "UINT16_ARRAY",
-            UInt32Array => "UINT32_ARRAY",
-            UInt64Array => "UINT64_ARRAY",
-            Float8Array => "FLOAT8_ARRAY",
-            Float16Array => "FLOAT16_ARRAY",
-            BFloat16Array => "BFLOAT16_ARRAY",
-            Float32Array => "FLOAT32_ARRAY",
-            Float64Array => "FLOAT64_ARRAY",
-        }
+        self.row().name
+    }
+
+    /// This type's row of the wire-type table.
+    #[inline]
+    pub(crate) const fn row(self) -> &'static table::WireType {
+        &table::WIRE_TYPES[self as usize]
     }
 
     /// True for the fixed-size scalar kinds (bool, integers, floats) that struct field
     /// ordering treats as primitives.
     pub const fn is_primitive(self) -> bool {
-        (self as u8) >= TypeId::Bool as u8 && (self as u8) <= TypeId::Float64 as u8
+        table::is_primitive(self as u8)
     }
 
     /// True for the kinds followed on the wire by a varuint32 user type id.
     #[inline]
     pub fn has_user_id(self) -> bool {
-        matches!(
-            self,
-            TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion
-        )
+        self.row().user_id
     }
 }
 
@@ -318,4 +264,32 @@ pub mod string_encoding {
     pub const UTF16: u64 = 1;
     /// UTF-8.
     pub const UTF8: u64 = 2;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{table, TypeId};
+
+    #[test]
+    fn the_enum_and_the_table_agree() {
+        for (i, row) in table::WIRE_TYPES.iter().enumerate() {
+            assert_eq!(row.id as usize, i, "{}", row.name);
+            let id = TypeId::from_u8(row.id).map(|t| t as u8);
+            assert_eq!(id, Some(row.id), "{}", row.name);
+        }
+        assert_eq!(TypeId::from_u8(table::WIRE_TYPES.len() as u8), None);
+    }
+
+    /// The Python tools read the table from `spec/wire-types.json`; this keeps it current.
+    /// `FURY_BLESS=1 cargo test -p fury --lib wire_types_json` rewrites it.
+    #[test]
+    fn wire_types_json_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../spec/wire-types.json");
+        let want = table::wire_types_json();
+        if std::env::var_os("FURY_BLESS").is_some() {
+            std::fs::write(path, &want).unwrap();
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(have == want, "spec/wire-types.json is stale: run with FURY_BLESS=1");
+    }
 }

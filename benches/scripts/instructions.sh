@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Instructions per operation of fury-rs in the report's own loops (the `probe` example), by
+# callgrind: the difference between a run of 2N and one of N iterations, divided by N, so
+# set-up costs cancel. Repeatable for one binary, unlike timings on a shared machine.
+#   benches/scripts/instructions.sh [DATASET ...]     (COMPAT=1 for the compatible mode)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --quiet --release -p fury-benches --example probe
+bin=target/release/examples/probe
+n=${N:-2000}
+sets=("$@")
+[ ${#sets[@]} -gt 0 ] || sets=(NumericStruct Sample MediaContent NumericStructList User CustomerList UserModelList10)
+count() { # dataset op iterations
+  local out
+  out=$(mktemp)
+  ONLY=$2 N=$3 valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" "$1" >/dev/null 2>&1
+  grep -m1 '^summary:' "$out" | awk '{print $2}'
+  rm -f "$out"
+}
+printf '%-20s %-4s %12s\n' dataset op instr/op
+for d in "${sets[@]}"; do
+  for op in ser de; do
+    a=$(count "$d" "$op" "$n")
+    b=$(count "$d" "$op" $((2 * n)))
+    # probe runs each loop 5 times
+    printf '%-20s %-4s %12d\n' "$d" "$op" $(( (b - a) / (5 * n) ))
+  done
+done
