@@ -22,7 +22,7 @@ fn ints() -> Vec<i64> {
 
 fn bench<T>(c: &mut Criterion, name: &str, value: &T)
 where
-    T: fury::Serialize + fury::Deserialize,
+    T: fury::Serialize + fury::DeserializeOwned,
 {
     let fury = Fury::default();
     let bytes = fury.serialize(value).expect("serializes");

@@ -4,7 +4,7 @@
 //! per struct/enum definition, the expected value of every vector, and one [`Case`] per
 //! vector whose functions call the generic checks here with the vector's static Rust type.
 
-use fury::{Deserialize, Fury, Serialize};
+use fury::{DeserializeOwned, Fury, Serialize};
 use std::fmt::Debug;
 
 /// Checks pyfory's bytes; the flag asks for byte equality of our encoding with pyfory's.
@@ -47,7 +47,7 @@ pub fn check<T>(
     expected: T,
 ) -> Result<Vec<u8>, String>
 where
-    T: Serialize + Deserialize + PartialEq + Debug,
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     check_with(fury, pyfory_bytes, writer_same, &expected, |a, b| a == b)
 }
@@ -62,7 +62,7 @@ pub fn check_bitwise<T>(
     expected: T,
 ) -> Result<Vec<u8>, String>
 where
-    T: Serialize + Deserialize + PartialEq + Debug,
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     check_with(fury, pyfory_bytes, writer_same, &expected, |a, b| {
         format!("{a:?}") == format!("{b:?}")
@@ -77,7 +77,7 @@ fn check_with<T>(
     eq: fn(&T, &T) -> bool,
 ) -> Result<Vec<u8>, String>
 where
-    T: Serialize + Deserialize + Debug,
+    T: Serialize + DeserializeOwned + Debug,
 {
     let ty = std::any::type_name::<T>();
     let mut problems = Vec::new();
@@ -149,7 +149,7 @@ where
 }
 
 /// Decodes `bytes` as a `T` and drops the value.
-pub fn decode<T: Deserialize>(fury: &Fury, bytes: &[u8]) -> Result<(), String> {
+pub fn decode<T: DeserializeOwned>(fury: &Fury, bytes: &[u8]) -> Result<(), String> {
     fury.deserialize::<T>(bytes)
         .map(drop)
         .map_err(|e| e.to_string())
@@ -276,8 +276,8 @@ pub fn check_evolution<W, R>(
     bitwise: bool,
 ) -> Result<Vec<u8>, String>
 where
-    W: Serialize + Deserialize + PartialEq + Debug,
-    R: Serialize + Deserialize + PartialEq + Debug,
+    W: Serialize + DeserializeOwned + PartialEq + Debug,
+    R: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     let mut problems = Vec::new();
     check_read(
@@ -325,8 +325,8 @@ pub fn check_expected_error<W, R>(
     bitwise: bool,
 ) -> Result<Vec<u8>, String>
 where
-    W: Serialize + Deserialize + PartialEq + Debug,
-    R: Deserialize + Debug,
+    W: Serialize + DeserializeOwned + PartialEq + Debug,
+    R: DeserializeOwned + Debug,
 {
     let mut problems = Vec::new();
     expect_read_error::<R>(reader, pyfory_bytes, "pyfory's bytes", &mut problems);
@@ -400,7 +400,7 @@ fn check_read<T>(
     bitwise: bool,
     problems: &mut Vec<String>,
 ) where
-    T: Serialize + Deserialize + PartialEq + Debug,
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     let ty = short_type_name::<T>();
     match guarded(|| fury.deserialize::<T>(bytes)) {
@@ -436,7 +436,7 @@ fn check_write<W>(
     problems: &mut Vec<String>,
 ) -> Option<Vec<u8>>
 where
-    W: Serialize + Deserialize + PartialEq + Debug,
+    W: Serialize + DeserializeOwned + PartialEq + Debug,
 {
     check_read(
         writer,
@@ -482,7 +482,7 @@ where
 }
 
 /// Decoding `bytes` with `fury` as `T` must return an error (not a value, not a panic).
-fn expect_read_error<T: Deserialize + Debug>(
+fn expect_read_error<T: DeserializeOwned + Debug>(
     fury: &Fury,
     bytes: &[u8],
     what: &str,

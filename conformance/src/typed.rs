@@ -2,7 +2,7 @@
 
 use crate::Vector;
 use fury::{
-    Date, Deserialize, Duration, Fixed, Fury, Serialize, Tagged, Timestamp, Value, BF16, F16,
+    Date, DeserializeOwned, Duration, Fixed, Fury, Serialize, Tagged, Timestamp, Value, BF16, F16,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
@@ -129,7 +129,7 @@ fn same<T: Debug>(a: &T, b: &T) -> bool {
 
 fn check_as<T>(fury: &Fury, v: &Vector, expected: &Value) -> Result<Outcome, String>
 where
-    T: Serialize + Deserialize + FromExpected + Debug,
+    T: Serialize + DeserializeOwned + FromExpected + Debug,
 {
     let want = T::from_expected(expected)
         .ok_or_else(|| format!("expected value {expected:?} does not fit the Rust type"))?;

@@ -43,22 +43,23 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
     };
     Ok(quote! {
         const _: () = {
-            impl ::fury::Serialize for #name {
+            impl ::fury::WireType for #name {
                 const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Enum;
-                const MAX_SIZE: usize = 5;
+            }
 
+            impl ::fury::Serialize for #name {
                 #[inline]
-                fn write_static_type_info(ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
+                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_user_type_info::<Self>(ctx)
                 }
 
                 #[inline]
-                fn write_type_info(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
+                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_user_type_info::<Self>(ctx)
                 }
 
                 #[inline]
-                fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     let id: u32 = match self { #(#arms_write)* };
                     ctx.writer.var_u32(id);
                     ::std::result::Result::Ok(())
@@ -67,16 +68,16 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
 
             }
 
-            impl ::fury::Deserialize for #name {
+            impl<'de> ::fury::Deserialize<'de> for #name {
                 #[inline]
-                fn read_type_info_rest(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<()> {
-                    ::fury::serializer::object::read_user_type_info::<Self>(ctx, id)
+                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+                    ::fury::__private::read_user_type_info::<Self>(ctx, id)
                 }
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<Self> {
-                    ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
-                    <Self as ::fury::Deserialize>::read_data(ctx)
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                    ::fury::__private::check_user_kind::<Self>(ctx, id)?;
+                    <Self as ::fury::Deserialize<'de>>::read_data(ctx)
                 }
 
                 fn missing() -> ::std::option::Option<Self> {
@@ -84,13 +85,13 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 }
 
                 #[inline]
-                fn read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
+                fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
                     let at = ctx.reader.position();
                     let id = ctx.reader.var_u32()?;
                     ::std::result::Result::Ok(match id {
                         #(#arms_read)*
                         other => return ::std::result::Result::Err(
-                            ::fury::serializer::object::bad_enum_variant::<Self>(ctx, at, other)
+                            ::fury::__private::bad_enum_variant::<Self>(ctx, at, other)
                         ),
                     })
                 }
@@ -104,8 +105,8 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 }
 
                 #[inline]
-                fn type_slot() -> &'static ::fury::resolver::TypeSlot {
-                    static SLOT: ::fury::resolver::TypeSlot = ::fury::resolver::TypeSlot::new();
+                fn type_slot() -> &'static ::fury::__private::TypeSlot {
+                    static SLOT: ::fury::__private::TypeSlot = ::fury::__private::TypeSlot::new();
                     &SLOT
                 }
             }

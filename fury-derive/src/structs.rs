@@ -108,39 +108,48 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 out
             }
 
-            static __FURY_HASH: ::fury::serializer::object::SchemaHash =
-                ::fury::serializer::object::SchemaHash::new();
+            static __FURY_HASH: ::fury::__private::SchemaHash =
+                ::fury::__private::SchemaHash::new();
 
-            impl ::fury::Serialize for #name {
+            impl ::fury::WireType for #name {
                 const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Struct;
                 const POLYMORPHIC: bool = true;
                 const REF_TYPE: bool = true;
-
-                #[inline]
-                fn write_static_type_info(ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
-                }
-
-                #[inline]
-                fn write_type_info(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    ::fury::serializer::object::write_user_type_info::<Self>(ctx)
-                }
 
                 #[inline]
                 fn needs_type_info(registry: &::fury::Registry) -> bool {
                     registry.is_named::<Self>()
                 }
 
+                fn field_type(registry: &::fury::Registry, compatible: bool) -> ::fury::__private::FieldType {
+                    ::fury::__private::FieldType::leaf(
+                        ::fury::__private::struct_kind::<Self>(registry, compatible),
+                    )
+                }
+            }
+
+            impl ::fury::Serialize for #name {
+
                 #[inline]
-                fn write_stream(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
-                    if ::fury::serializer::object::write_stream_prefix::<Self>(ctx)? {
+                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_user_type_info::<Self>(ctx)
+                }
+
+                #[inline]
+                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_user_type_info::<Self>(ctx)
+                }
+
+                #[inline]
+                fn write_stream(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    if ::fury::__private::write_stream_prefix::<Self>(ctx)? {
                         <Self as ::fury::Serialize>::write_data(self, ctx)
                     } else {
-                        ::fury::serializer::write_stream(self, ctx)
+                        ::fury::__private::write_stream(self, ctx)
                     }
                 }
 
-                fn write_data(&self, ctx: &mut ::fury::context::WriteContext) -> ::fury::Result<()> {
+                fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ctx.enter()?;
                     let (compress_int, hash) = __fury_write_setup(ctx);
                     __fury_write_body(self, ctx, compress_int, hash)?;
@@ -151,7 +160,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 fn write_run<'b, I>(
                     items: I,
                     _declared: bool,
-                    ctx: &mut ::fury::context::WriteContext,
+                    ctx: &mut ::fury::__private::WriteContext,
                 ) -> ::fury::Result<()>
                 where
                     Self: 'b,
@@ -166,52 +175,46 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     ctx.leave();
                     ::std::result::Result::Ok(())
                 }
-
-                fn field_type(registry: &::fury::Registry, compatible: bool) -> ::fury::meta::typedef::FieldType {
-                    ::fury::meta::typedef::FieldType::leaf(
-                        ::fury::serializer::object::struct_kind::<Self>(registry, compatible),
-                    )
-                }
             }
 
-            impl ::fury::Deserialize for #name {
+            impl<'de> ::fury::Deserialize<'de> for #name {
                 #[inline]
-                fn read_type_info_rest(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<()> {
-                    ::fury::serializer::object::read_user_type_info::<Self>(ctx, id)
+                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+                    ::fury::__private::read_user_type_info::<Self>(ctx, id)
                 }
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::context::ReadContext, id: ::fury::TypeId) -> ::fury::Result<Self> {
-                    ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
-                    <Self as ::fury::Deserialize>::read_data(ctx)
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                    ::fury::__private::check_user_kind::<Self>(ctx, id)?;
+                    <Self as ::fury::Deserialize<'de>>::read_data(ctx)
                 }
 
-                fn read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
+                fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
                     __fury_read_data(ctx)
                 }
 
                 #[inline(always)]
-                fn read_root(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<Self> {
+                fn read_root(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
                     if ctx.reader.take_if(::fury::RefFlag::NotNull.byte()) {
-                        if ::fury::serializer::object::take_local_typedef_info::<Self>(ctx)? {
+                        if ::fury::__private::take_local_typedef_info::<Self>(ctx)? {
                             // Our own TypeDef: the body follows the local schema.
                             ctx.enter()?;
                             let value = __fury_read_local(ctx, ctx.compress_int())?;
                             ctx.leave();
                             return ::std::result::Result::Ok(value);
                         }
-                        if !::fury::serializer::object::take_id_info::<Self>(ctx) {
-                            let id = ::fury::serializer::read_type_info::<Self>(ctx)?;
-                            ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                        if !::fury::__private::take_id_info::<Self>(ctx) {
+                            let id = ::fury::__private::read_type_info::<Self>(ctx)?;
+                            ::fury::__private::check_user_kind::<Self>(ctx, id)?;
                         }
                         __fury_read_data(ctx)
                     } else {
-                        ::fury::serializer::read_with_flag(ctx)
+                        ::fury::__private::read_with_flag(ctx)
                     }
                 }
 
                 fn read_run(
-                    ctx: &mut ::fury::context::ReadContext,
+                    ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     id: ::std::option::Option<::fury::TypeId>,
                     n: usize,
                     out: &mut ::std::vec::Vec<Self>,
@@ -219,12 +222,12 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     // The set-up of `read_typed`/`read_data`, once for the whole run: every
                     // element follows the one type info (and TypeDef) read before the run.
                     if let ::std::option::Option::Some(id) = id {
-                        ::fury::serializer::object::check_user_kind::<Self>(ctx, id)?;
+                        ::fury::__private::check_user_kind::<Self>(ctx, id)?;
                     }
                     ctx.enter()?;
                     let compress_int = ctx.compress_int();
                     if ctx.compatible() {
-                        match ::fury::serializer::compatible::plan_for::<Self>(ctx, compress_int)? {
+                        match ::fury::__private::plan_for::<Self>(ctx, compress_int)? {
                             ::std::option::Option::None => {
                                 for _ in 0..n {
                                     out.push(__fury_read_local(ctx, compress_int)?);
@@ -239,7 +242,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     } else {
                         let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
                         for _ in 0..n {
-                            ::fury::serializer::object::check_schema_hash::<Self>(ctx, hash)?;
+                            ::fury::__private::check_schema_hash::<Self>(ctx, hash)?;
                             out.push(__fury_read_local(ctx, compress_int)?);
                         }
                     }
@@ -249,7 +252,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
                 fn missing() -> ::std::option::Option<Self> {
                     ::std::option::Option::Some(#name {
-                        #(#idents: <#field_tys as ::fury::Deserialize>::missing()?,)*
+                        #(#idents: <#field_tys as ::fury::Deserialize<'_>>::missing()?,)*
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 }
@@ -260,7 +263,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
             /// in the type info instead).
             #[inline(always)]
             fn __fury_write_setup(
-                ctx: &::fury::context::WriteContext,
+                ctx: &::fury::__private::WriteContext,
             ) -> (bool, ::std::option::Option<i32>) {
                 let compress_int = ctx.compress_int();
                 let hash = if ctx.compatible() {
@@ -275,7 +278,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
             #[inline(always)]
             fn __fury_write_body(
                 this: &#name,
-                ctx: &mut ::fury::context::WriteContext,
+                ctx: &mut ::fury::__private::WriteContext,
                 compress_int: bool,
                 hash: ::std::option::Option<i32>,
             ) -> ::fury::Result<()> {
@@ -289,17 +292,17 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
             /// The payload of a value (`read_data`), inlined where the value is wanted.
             #[inline(always)]
-            fn __fury_read_data(ctx: &mut ::fury::context::ReadContext) -> ::fury::Result<#name> {
+            fn __fury_read_data<'de>(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<#name> {
                 ctx.enter()?;
                 let compress_int = ctx.compress_int();
                 let value = if ctx.compatible() {
-                    match ::fury::serializer::compatible::plan_for::<#name>(ctx, compress_int)? {
+                    match ::fury::__private::plan_for::<#name>(ctx, compress_int)? {
                         ::std::option::Option::None => __fury_read_local(ctx, compress_int)?,
                         ::std::option::Option::Some(plan) => __fury_read_plan(ctx, &plan)?,
                     }
                 } else {
                     let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
-                    ::fury::serializer::object::check_schema_hash::<#name>(ctx, hash)?;
+                    ::fury::__private::check_schema_hash::<#name>(ctx, hash)?;
                     __fury_read_local(ctx, compress_int)?
                 };
                 ctx.leave();
@@ -308,8 +311,8 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
             /// The fields in the local wire order.
             #[inline(always)]
-            fn __fury_read_local(
-                ctx: &mut ::fury::context::ReadContext,
+            fn __fury_read_local<'de>(
+                ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                 compress_int: bool,
             ) -> ::fury::Result<#name> {
                 // One struct literal per integer encoding, its fields read in wire order
@@ -329,23 +332,23 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
             }
 
             /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
-            fn __fury_read_plan(
-                ctx: &mut ::fury::context::ReadContext,
-                plan: &::fury::serializer::compatible::ReadPlan,
+            fn __fury_read_plan<'de>(
+                ctx: &mut ::fury::__private::ReadContext<'de, '_>,
+                plan: &::fury::__private::ReadPlan,
             ) -> ::fury::Result<#name> {
                 #(let mut #slots: ::std::option::Option<#slot_tys> = ::std::option::Option::None;)*
                 for step in plan.steps.iter() {
                     match step.local {
                         #(::std::option::Option::Some(#positions) => {
                             #slots = ::std::option::Option::Some(
-                                ::fury::serializer::compatible::read_evolved::<#slot_tys>(ctx, &step.field_type)?,
+                                ::fury::__private::read_evolved::<#slot_tys>(ctx, &step.field_type)?,
                             );
                         })*
-                        _ => ::fury::serializer::compatible::skip_field(ctx, &step.field_type)?,
+                        _ => ::fury::__private::skip_field(ctx, &step.field_type)?,
                     }
                 }
                 ::std::result::Result::Ok(#name {
-                    #(#slot_idents: ::fury::serializer::compatible::missing_field::<#slot_tys>(#slots, #slot_names, #type_name)? #slot_unwraps,)*
+                    #(#slot_idents: ::fury::__private::missing_field::<#slot_tys>(#slots, #slot_names, #type_name)? #slot_unwraps,)*
                     #(#skipped: ::std::default::Default::default(),)*
                 })
             }
@@ -358,15 +361,15 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
 
                 #[inline]
-                fn type_slot() -> &'static ::fury::resolver::TypeSlot {
-                    static SLOT: ::fury::resolver::TypeSlot = ::fury::resolver::TypeSlot::new();
+                fn type_slot() -> &'static ::fury::__private::TypeSlot {
+                    static SLOT: ::fury::__private::TypeSlot = ::fury::__private::TypeSlot::new();
                     &SLOT
                 }
 
                 fn typedef_fields(
                     registry: &::fury::Registry,
                     compress_int: bool,
-                ) -> ::std::vec::Vec<::fury::meta::typedef::FieldInfo> {
+                ) -> ::std::vec::Vec<::fury::__private::FieldInfo> {
                     if compress_int {
                         ::std::vec![#(#typedef_c),*]
                     } else {
@@ -419,11 +422,11 @@ fn write_field(f: &Field, compress_int: bool) -> TokenStream {
         (Codec::Tagged, true) => quote! { &this.#ident.map(::fury::Tagged) },
     };
     if f.track_ref {
-        quote! { ::fury::serializer::object::write_ref_field(#value, ctx)?; }
+        quote! { ::fury::__private::write_ref_field(#value, ctx)?; }
     } else if f.flagged {
-        quote! { ::fury::serializer::object::write_flagged_field(#value, ctx)?; }
+        quote! { ::fury::__private::write_flagged_field(#value, ctx)?; }
     } else {
-        quote! { ::fury::serializer::object::write_field(#value, ctx)?; }
+        quote! { ::fury::__private::write_field(#value, ctx)?; }
     }
 }
 
@@ -442,22 +445,22 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
     let nullable = f.nullable();
     let track_ref = f.track_ref;
     let id = match f.tag {
-        Some(t) => quote! { ::fury::meta::typedef::FieldId::Tag(#t) },
+        Some(t) => quote! { ::fury::__private::FieldId::Tag(#t) },
         None => {
             let n = &f.wire_name;
-            quote! { ::fury::meta::typedef::FieldId::Name(::std::string::String::from(#n)) }
+            quote! { ::fury::__private::FieldId::Name(::std::string::String::from(#n)) }
         }
     };
     quote! {
         {
-            let mut t = <#ty as ::fury::Serialize>::field_type(registry, true);
+            let mut t = <#ty as ::fury::WireType>::field_type(registry, true);
             t.nullable = #nullable;
             // pyfory marks a ref field's nested element types with the field's ref bit too.
-            ::fury::meta::typedef::FieldType::set_track_ref_deep(
+            ::fury::__private::FieldType::set_track_ref_deep(
                 &mut t,
                 #track_ref && registry.ref_tracking(),
             );
-            ::fury::meta::typedef::FieldInfo { id: #id, field_type: t }
+            ::fury::__private::FieldInfo { id: #id, field_type: t }
         }
     }
 }
@@ -468,11 +471,11 @@ fn read_field(f: &Field, compress_int: bool) -> TokenStream {
     let ty = codec_type(f, compress_int);
     let wire_name = &f.wire_name;
     let call = if f.track_ref {
-        quote! { ::fury::serializer::object::read_ref_field::<#ty>(ctx) }
+        quote! { ::fury::__private::read_ref_field::<#ty>(ctx) }
     } else if f.flagged {
-        quote! { ::fury::serializer::object::read_flagged_field::<#ty>(ctx, #wire_name) }
+        quote! { ::fury::__private::read_flagged_field::<#ty>(ctx, #wire_name) }
     } else {
-        quote! { ::fury::serializer::object::read_field::<#ty>(ctx) }
+        quote! { ::fury::__private::read_field::<#ty>(ctx) }
     };
     let unwrap = unwrap_codec(f, compress_int);
     let ident = &f.ident;
@@ -576,7 +579,7 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Opti
                 match &this.#ident {
                     ::std::option::Option::Some(s) => {
                         room.u8(::fury::RefFlag::NotNull.byte());
-                        ::fury::serializer::object::room_str(&mut room, ::std::string::String::as_str(s));
+                        ::fury::__private::room_str(&mut room, ::std::string::String::as_str(s));
                     }
                     ::std::option::Option::None => {
                         room.u8(::fury::RefFlag::Null.byte());
@@ -586,7 +589,7 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Opti
             }
         } else {
             quote! {
-                ::fury::serializer::object::room_str(&mut room, ::std::string::String::as_str(&this.#ident));
+                ::fury::__private::room_str(&mut room, ::std::string::String::as_str(&this.#ident));
             }
         };
         return Some((write, 9 + usize::from(f.is_option), Some(len)));
@@ -650,7 +653,7 @@ fn fingerprint(fields: &[Field], compress_int: bool) -> TokenStream {
         let nullable = f.nullable();
         let track_ref = f.track_ref;
         quote! {
-            ::fury::serializer::object::fingerprint_field::<#ty>(&mut out, #name, #track_ref, #nullable);
+            ::fury::__private::fingerprint_field::<#ty>(&mut out, #name, #track_ref, #nullable);
         }
     });
     quote! { #(#parts)* }
@@ -667,7 +670,7 @@ fn type_check(f: &Field) -> TokenStream {
             let id = p.type_id;
             let msg = format!("fury: field `{name}` was classified as primitive type id {id}, but its Serialize impl says otherwise");
             quote_spanned! {span=>
-                const _: () = ::std::assert!(<#ty as ::fury::Serialize>::TYPE_ID as u8 == #id, #msg);
+                const _: () = ::std::assert!(<#ty as ::fury::WireType>::TYPE_ID as u8 == #id, #msg);
             }
         }
         None => {
@@ -676,7 +679,7 @@ fn type_check(f: &Field) -> TokenStream {
                  write the primitive type (i32, Option<f64>, ...) directly so the field order is right"
             );
             quote_spanned! {span=>
-                const _: () = ::std::assert!(!<#ty as ::fury::Serialize>::TYPE_ID.is_primitive(), #msg);
+                const _: () = ::std::assert!(!<#ty as ::fury::WireType>::TYPE_ID.is_primitive(), #msg);
             }
         }
     }

@@ -206,7 +206,7 @@ impl Drop for WriteContext<'_> {
     }
 }
 
-impl Drop for ReadContext<'_> {
+impl Drop for ReadContext<'_, '_> {
     #[inline(always)]
     fn drop(&mut self) {
         if let Some(e) = self.extra.take() {
@@ -397,14 +397,14 @@ fn length_too_large(len: usize) -> Error {
 }
 
 /// State of one deserialize call: the input, the registry and the nesting depth.
-pub struct ReadContext<'a> {
+pub struct ReadContext<'de, 'r> {
     /// Input bytes.
-    pub reader: Reader<'a>,
-    registry: &'a Registry,
+    pub reader: Reader<'de>,
+    registry: &'r Registry,
     options: Options,
     depth: Depth,
-    meta_strings: MetaStringReadState<'a>,
-    typedef_cache: &'a TypeDefCache,
+    meta_strings: MetaStringReadState<'de>,
+    typedef_cache: &'r TypeDefCache,
     /// The TypeDefs announced so far, while all are local ones (indices `0..inline_len`);
     /// moved into `extra` as soon as anything else is needed.
     inline_locals: [Option<InlineLocal>; INLINE_LOCALS],
@@ -412,12 +412,12 @@ pub struct ReadContext<'a> {
     extra: Option<Box<ReadExtra>>,
 }
 
-impl<'a> ReadContext<'a> {
+impl<'de, 'r> ReadContext<'de, 'r> {
     /// A context reading `data`.
     pub fn new(
-        data: &'a [u8],
-        registry: &'a Registry,
-        typedef_cache: &'a TypeDefCache,
+        data: &'de [u8],
+        registry: &'r Registry,
+        typedef_cache: &'r TypeDefCache,
         options: Options,
     ) -> Self {
         ReadContext {
@@ -770,7 +770,7 @@ impl<'a> ReadContext<'a> {
 
     /// The registered user types.
     #[inline]
-    pub fn registry(&self) -> &'a Registry {
+    pub fn registry(&self) -> &'r Registry {
         self.registry
     }
 
@@ -815,7 +815,7 @@ impl<'a> ReadContext<'a> {
     }
 
     /// Reads the namespace and type name meta strings of a named type.
-    pub fn read_type_name_strings(&mut self) -> Result<(WireMetaString<'a>, WireMetaString<'a>)> {
+    pub fn read_type_name_strings(&mut self) -> Result<(WireMetaString<'de>, WireMetaString<'de>)> {
         let ns = self.meta_strings.read(&mut self.reader)?;
         let ty = self.meta_strings.read(&mut self.reader)?;
         Ok((ns, ty))
@@ -835,14 +835,6 @@ impl<'a> ReadContext<'a> {
         let at = self.reader.position();
         let b = self.reader.u8()?;
         RefFlag::parse(b).map_err(|k| Error::at(k, at))
-    }
-
-    /// The error for a back reference, which needs reference tracking support.
-    #[cold]
-    pub fn unsupported_ref(&self) -> Error {
-        self.error(ErrorKind::Unsupported {
-            what: "back reference (REF flag) to a shared value".to_string(),
-        })
     }
 }
 

@@ -258,7 +258,7 @@ impl Fury {
 
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     #[inline]
-    pub fn deserialize<T: Deserialize>(&self, bytes: &[u8]) -> Result<T> {
+    pub fn deserialize<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
         let mut ctx = ReadContext::new(
             bytes,
             &self.registry,
@@ -270,7 +270,10 @@ impl Fury {
 
     /// Deserializes a `T` from the front of `bytes`, returning it with the number of bytes
     /// used, for inputs that hold several streams back to back.
-    pub fn deserialize_prefix<T: Deserialize>(&self, bytes: &[u8]) -> Result<(T, usize)> {
+    pub fn deserialize_prefix<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+    ) -> Result<(T, usize)> {
         let mut ctx = ReadContext::new(
             bytes,
             &self.registry,
@@ -282,7 +285,7 @@ impl Fury {
     }
 
     #[inline(always)]
-    fn read_stream<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
+    fn read_stream<'de, T: Deserialize<'de>>(&self, ctx: &mut ReadContext<'de, '_>) -> Result<T> {
         let b = ctx.reader.u8()?;
         if b & header::RESERVED != 0 || b & header::XLANG == 0 {
             return Err(Error::at(ErrorKind::BadHeader { byte: b }, 0));
@@ -302,7 +305,7 @@ impl Fury {
     /// [`Self::deserialize`]: measured on MediaContent, the optimiser then makes one copy
     /// (`memcpy`) fewer of the large value on its way to the caller.
     #[inline(never)]
-    fn read_whole<T: Deserialize>(&self, ctx: &mut ReadContext) -> Result<T> {
+    fn read_whole<'de, T: Deserialize<'de>>(&self, ctx: &mut ReadContext<'de, '_>) -> Result<T> {
         let value = self.read_stream(ctx)?;
         let left = ctx.reader.remaining();
         if left != 0 {

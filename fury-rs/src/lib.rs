@@ -37,7 +37,9 @@ pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Config, Fury, FuryBuilder, DEFAULT_MAX_DEPTH};
 pub use crate::resolver::{Registration, Registry, UserKind};
-pub use crate::serializer::{Deserialize, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array};
+pub use crate::serializer::{
+    Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array, WireType,
+};
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
 pub use crate::value::{StructValue, Value};
@@ -47,3 +49,23 @@ pub use fury_derive::FuryObject;
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// What `#[derive(FuryObject)]` generates code against. Not part of the public API: it may
+/// change in any release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::buffer::Room;
+    pub use crate::context::{ReadContext, WriteContext};
+    pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
+    pub use crate::resolver::TypeSlot;
+    pub use crate::serializer::compatible::{
+        missing_field, plan_for, read_evolved, skip_field, ReadPlan,
+    };
+    pub use crate::serializer::object::{
+        bad_enum_variant, check_schema_hash, check_user_kind, fingerprint_field, read_field,
+        read_flagged_field, read_ref_field, read_user_type_info, room_str, struct_kind,
+        take_id_info, take_local_typedef_info, write_field, write_flagged_field, write_ref_field,
+        write_stream_prefix, write_user_type_info, SchemaHash,
+    };
+    pub use crate::serializer::{read_type_info, read_with_flag, write_stream};
+}

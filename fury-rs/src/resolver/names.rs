@@ -38,7 +38,10 @@ pub(crate) fn write_type_name(entry: &super::TypeEntry, ctx: &mut WriteContext) 
 }
 
 /// Reads the namespace and type name of a named type and checks them against `entry`.
-pub(crate) fn read_type_name(entry: &super::TypeEntry, ctx: &mut ReadContext) -> Result<()> {
+pub(crate) fn read_type_name<'de>(
+    entry: &super::TypeEntry,
+    ctx: &mut ReadContext<'de, '_>,
+) -> Result<()> {
     let n = names(entry)?;
     let at = ctx.reader.position();
     let (ns, ty) = ctx.read_type_name_strings()?;

@@ -81,7 +81,7 @@ pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Resu
 }
 
 /// Reads a dense array payload of `T`.
-pub(crate) fn read_dense<T: Dense>(ctx: &mut ReadContext) -> Result<Vec<T>> {
+pub(crate) fn read_dense<'de, T: Dense>(ctx: &mut ReadContext<'de, '_>) -> Result<Vec<T>> {
     let at = ctx.reader.position();
     let len = ctx.reader.var_u32()? as usize;
     if !len.is_multiple_of(T::SIZE) {
@@ -109,8 +109,8 @@ pub(crate) fn read_dense<T: Dense>(ctx: &mut ReadContext) -> Result<Vec<T>> {
 
 /// Reads a `Vec<T>` written either as the dense array `dense_id` (or BINARY / UINT8_ARRAY
 /// for bytes) or as a LIST.
-pub(crate) fn read_dense_or_list<T: Dense + Deserialize>(
-    ctx: &mut ReadContext,
+pub(crate) fn read_dense_or_list<'de, T: Dense + Deserialize<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
     id: TypeId,
     dense_id: TypeId,
 ) -> Result<Vec<T>> {
@@ -129,28 +129,30 @@ pub(crate) fn read_dense_or_list<T: Dense + Deserialize>(
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct UInt8Array(pub Vec<u8>);
 
-impl super::Serialize for UInt8Array {
+impl super::WireType for UInt8Array {
     const TYPE_ID: TypeId = TypeId::UInt8Array;
+}
 
+impl super::Serialize for UInt8Array {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_dense(&self.0, ctx)
     }
 }
 
-impl Deserialize for UInt8Array {
+impl<'de> Deserialize<'de> for UInt8Array {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Self::default())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         read_dense(ctx).map(UInt8Array)
     }
 
     #[inline]
-    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         u8::read_vec(ctx, id).map(UInt8Array)
     }
 }

@@ -1,6 +1,6 @@
 //! LIST and SET payloads: `varuint32 length | elements header | [type info] | elements`.
 
-use super::{null_of, Deserialize, Serialize};
+use super::{null_of, Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::types::{elements, TypeId};
@@ -109,27 +109,27 @@ fn is_static<T: Serialize>() -> bool {
 }
 
 /// How to read one element, key or value of a container: typed ([`Typed`]) or dynamic.
-pub trait ItemReader {
+pub trait ItemReader<'de> {
     /// What one item reads as.
     type Out;
     /// The item for a null on the wire (or the error saying it cannot be null).
-    fn null(&self, ctx: &ReadContext) -> Result<Self::Out>;
+    fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<Self::Out>;
     /// Reads a complete type info for an item, returning its kind.
-    fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId>;
+    fn type_info(&self, ctx: &mut ReadContext<'de, '_>) -> Result<TypeId>;
     /// Reads one payload: after the type info `Some(id)`, or of the declared type (`None`).
-    fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Self::Out>;
+    fn read(&self, ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<Self::Out>;
     /// The item a back reference to id `id` (read at `at`) stands for.
-    fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Self::Out>;
+    fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self::Out>;
     /// A REF_VALUE flag was read for an item about to be read into slot `slot`.
-    fn begin_ref(&self, ctx: &mut ReadContext, slot: usize);
+    fn begin_ref(&self, ctx: &mut ReadContext<'de, '_>, slot: usize);
     /// Records a freshly read item under reference slot `slot`, returning the item to use.
-    fn keep_ref(&self, ctx: &mut ReadContext, v: Self::Out, slot: usize) -> Self::Out;
+    fn keep_ref(&self, ctx: &mut ReadContext<'de, '_>, v: Self::Out, slot: usize) -> Self::Out;
     /// Reads `n` unflagged payloads into `out`, as `n` calls of [`read`](Self::read) with
     /// the same `id`.
     #[inline]
     fn read_run(
         &self,
-        ctx: &mut ReadContext,
+        ctx: &mut ReadContext<'de, '_>,
         id: Option<TypeId>,
         n: usize,
         out: &mut Vec<Self::Out>,
@@ -157,21 +157,21 @@ impl<T> Default for Typed<T> {
     }
 }
 
-impl<T: Deserialize> ItemReader for Typed<T> {
+impl<'de, T: Deserialize<'de>> ItemReader<'de> for Typed<T> {
     type Out = T;
 
     #[inline]
-    fn null(&self, ctx: &ReadContext) -> Result<T> {
+    fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<T> {
         null_of::<T>(ctx)
     }
 
     #[inline]
-    fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId> {
+    fn type_info(&self, ctx: &mut ReadContext<'de, '_>) -> Result<TypeId> {
         super::read_type_info::<T>(ctx)
     }
 
     #[inline]
-    fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<T> {
+    fn read(&self, ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<T> {
         match id {
             Some(id) => T::read_typed(ctx, id),
             None => T::read_data(ctx),
@@ -179,24 +179,24 @@ impl<T: Deserialize> ItemReader for Typed<T> {
     }
 
     #[inline]
-    fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<T> {
+    fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<T> {
         T::from_ref(ctx, id, at)
     }
 
     #[inline]
-    fn begin_ref(&self, ctx: &mut ReadContext, slot: usize) {
+    fn begin_ref(&self, ctx: &mut ReadContext<'de, '_>, slot: usize) {
         T::begin_ref(ctx, slot)
     }
 
     #[inline]
-    fn keep_ref(&self, ctx: &mut ReadContext, v: T, slot: usize) -> T {
+    fn keep_ref(&self, ctx: &mut ReadContext<'de, '_>, v: T, slot: usize) -> T {
         v.keep_ref(ctx, slot)
     }
 
     #[inline]
     fn read_run(
         &self,
-        ctx: &mut ReadContext,
+        ctx: &mut ReadContext<'de, '_>,
         id: Option<TypeId>,
         n: usize,
         out: &mut Vec<T>,
@@ -207,12 +207,15 @@ impl<T: Deserialize> ItemReader for Typed<T> {
 
 /// Reads a list/set payload into a `Vec`, obeying the header written by the peer.
 #[inline]
-pub fn read_elements<T: Deserialize>(ctx: &mut ReadContext) -> Result<Vec<T>> {
+pub fn read_elements<'de, T: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<Vec<T>> {
     read_elements_with(ctx, &Typed::<T>::new())
 }
 
 /// Reads a list/set payload with `item` reading each element.
-pub fn read_elements_with<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Vec<R::Out>> {
+pub fn read_elements_with<'de, R: ItemReader<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    item: &R,
+) -> Result<Vec<R::Out>> {
     let at = ctx.reader.position();
     let declared = ctx.reader.var_u32()?;
     if declared == 0 {
@@ -280,10 +283,18 @@ pub fn read_elements_with<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Res
 
 macro_rules! set_impl {
     ($set:ident, $($bound:tt)+) => {
-        impl<T: Serialize + $($bound)+> Serialize for std::collections::$set<T> {
+        impl<T: WireType + $($bound)+> WireType for std::collections::$set<T> {
             const TYPE_ID: TypeId = TypeId::Set;
             const REF_TYPE: bool = true;
+            fn field_type(
+                registry: &crate::resolver::Registry,
+                compatible: bool,
+            ) -> crate::meta::typedef::FieldType {
+                super::collection_field_type::<T>(TypeId::Set, registry, compatible)
+            }
+        }
 
+        impl<T: Serialize + $($bound)+> Serialize for std::collections::$set<T> {
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 write_elements(self.len(), self.iter(), false, ctx)
@@ -294,27 +305,21 @@ macro_rules! set_impl {
                 write_elements(self.len(), self.iter(), true, ctx)
             }
 
-            fn field_type(
-                registry: &crate::resolver::Registry,
-                compatible: bool,
-            ) -> crate::meta::typedef::FieldType {
-                super::collection_field_type::<T>(TypeId::Set, registry, compatible)
-            }
         }
 
-        impl<T: Deserialize + $($bound)+> Deserialize for std::collections::$set<T> {
+        impl<'de, T: Deserialize<'de> + $($bound)+> Deserialize<'de> for std::collections::$set<T> {
             #[inline]
             fn missing() -> Option<Self> {
                 Some(Self::default())
             }
 
             #[inline]
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 Ok(read_elements::<T>(ctx)?.into_iter().collect())
             }
 
             #[inline]
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+            fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 // A LIST is accepted where a set is expected (duplicates collapse).
                 if id == TypeId::Set || id == TypeId::List {
                     Self::read_data(ctx)
@@ -367,10 +372,18 @@ impl<T> From<Vec<T>> for List<T> {
     }
 }
 
-impl<T: Serialize> Serialize for List<T> {
+impl<T: WireType> WireType for List<T> {
     const TYPE_ID: TypeId = TypeId::List;
     const REF_TYPE: bool = true;
+    fn field_type(
+        registry: &crate::resolver::Registry,
+        compatible: bool,
+    ) -> crate::meta::typedef::FieldType {
+        super::collection_field_type::<T>(TypeId::List, registry, compatible)
+    }
+}
 
+impl<T: Serialize> Serialize for List<T> {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_elements(self.0.len(), self.0.iter(), false, ctx)
@@ -380,23 +393,16 @@ impl<T: Serialize> Serialize for List<T> {
     fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
         write_elements(self.0.len(), self.0.iter(), true, ctx)
     }
-
-    fn field_type(
-        registry: &crate::resolver::Registry,
-        compatible: bool,
-    ) -> crate::meta::typedef::FieldType {
-        super::collection_field_type::<T>(TypeId::List, registry, compatible)
-    }
 }
 
-impl<T: Deserialize> Deserialize for List<T> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
     #[inline]
     fn missing() -> Option<Self> {
         Some(List(Vec::new()))
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         read_elements(ctx).map(List)
     }
 }

@@ -182,8 +182,8 @@ pub fn build_plan(remote: &[FieldInfo], local: &[FieldInfo], rust_name: &str) ->
 
 /// The plan for the next body of `T`: `None` when no remote TypeDef was read for `T` (the
 /// local schema applies) or when the remote TypeDef equals the local one.
-pub fn plan_for<T: FuryObject>(
-    ctx: &mut ReadContext,
+pub fn plan_for<'de, T: FuryObject>(
+    ctx: &mut ReadContext<'de, '_>,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
     let key = std::any::TypeId::of::<T>();
@@ -198,8 +198,8 @@ pub fn plan_for<T: FuryObject>(
     Ok(plan)
 }
 
-fn resolve_plan<T: FuryObject>(
-    ctx: &ReadContext,
+fn resolve_plan<'de, T: FuryObject>(
+    ctx: &ReadContext<'de, '_>,
     remote: &RemoteTypeDef,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
@@ -230,7 +230,10 @@ fn resolve_plan<T: FuryObject>(
 }
 
 /// Reads a field the peer declared as `remote` into local type `F`.
-pub fn read_evolved<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) -> Result<F> {
+pub fn read_evolved<'de, F: Deserialize<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    remote: &FieldType,
+) -> Result<F> {
     let item = Typed::<F>::new();
     let mut slot = None;
     if remote.nullable || (remote.track_ref && ctx.ref_tracking() && !inline_kind(remote.type_id)) {
@@ -252,7 +255,10 @@ pub fn read_evolved<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) -
     Ok(super::refs::finish(ctx, &item, v, slot))
 }
 
-fn read_evolved_body<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) -> Result<F> {
+fn read_evolved_body<'de, F: Deserialize<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    remote: &FieldType,
+) -> Result<F> {
     let id = remote.type_id;
     if id == TypeId::Unknown as u8 || is_struct_kind(id) {
         let wire = read_type_info::<F>(ctx)?;
@@ -263,7 +269,11 @@ fn read_evolved_body<F: Deserialize>(ctx: &mut ReadContext, remote: &FieldType) 
 }
 
 /// A local field missing from the peer's TypeDef: its default, or an error naming it.
-pub fn missing_field<F: Deserialize>(value: Option<F>, field: &str, ty: &str) -> Result<F> {
+pub fn missing_field<'de, F: Deserialize<'de>>(
+    value: Option<F>,
+    field: &str,
+    ty: &str,
+) -> Result<F> {
     match value {
         Some(v) => Ok(v),
         None => F::missing().ok_or_else(|| {
@@ -277,13 +287,13 @@ pub fn missing_field<F: Deserialize>(value: Option<F>, field: &str, ty: &str) ->
 }
 
 /// Reads and drops a value the peer declared as `t` (a field the local struct lacks).
-pub fn skip_field(ctx: &mut ReadContext, t: &FieldType) -> Result<()> {
+pub fn skip_field<'de>(ctx: &mut ReadContext<'de, '_>, t: &FieldType) -> Result<()> {
     read_declared_value(ctx, t).map(drop)
 }
 
 /// Reads a value declared as `t` (with its null flag if `t` is nullable) as a dynamic
 /// [`Value`]: payload only where the type is declared, type info where the peer writes it.
-pub fn read_declared_value(ctx: &mut ReadContext, t: &FieldType) -> Result<Value> {
+pub fn read_declared_value<'de>(ctx: &mut ReadContext<'de, '_>, t: &FieldType) -> Result<Value> {
     let item = DeclaredValue(t);
     let mut slot = None;
     if t.nullable || (t.track_ref && ctx.ref_tracking() && !inline_kind(t.type_id)) {
@@ -296,7 +306,7 @@ pub fn read_declared_value(ctx: &mut ReadContext, t: &FieldType) -> Result<Value
     Ok(super::refs::finish(ctx, &item, v, slot))
 }
 
-fn read_declared_body(ctx: &mut ReadContext, t: &FieldType) -> Result<Value> {
+fn read_declared_body<'de>(ctx: &mut ReadContext<'de, '_>, t: &FieldType) -> Result<Value> {
     let id = t.type_id;
     if id == TypeId::Unknown as u8 || is_struct_kind(id) {
         let wire = read_type_info::<Value>(ctx)?;
@@ -308,28 +318,28 @@ fn read_declared_body(ctx: &mut ReadContext, t: &FieldType) -> Result<Value> {
 /// Reads items of a declared type (from a TypeDef) as [`Value`]s.
 struct DeclaredValue<'t>(&'t FieldType);
 
-impl ItemReader for DeclaredValue<'_> {
+impl<'de> ItemReader<'de> for DeclaredValue<'_> {
     type Out = Value;
 
-    fn null(&self, _ctx: &ReadContext) -> Result<Value> {
+    fn null(&self, _ctx: &ReadContext<'de, '_>) -> Result<Value> {
         Ok(Value::Null)
     }
 
-    fn type_info(&self, ctx: &mut ReadContext) -> Result<TypeId> {
+    fn type_info(&self, ctx: &mut ReadContext<'de, '_>) -> Result<TypeId> {
         read_type_info::<Value>(ctx)
     }
 
-    fn resolve_ref(&self, ctx: &ReadContext, id: u32, at: usize) -> Result<Value> {
+    fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Value> {
         Value::from_ref(ctx, id, at)
     }
 
-    fn begin_ref(&self, _ctx: &mut ReadContext, _slot: usize) {}
+    fn begin_ref(&self, _ctx: &mut ReadContext<'de, '_>, _slot: usize) {}
 
-    fn keep_ref(&self, ctx: &mut ReadContext, v: Value, slot: usize) -> Value {
+    fn keep_ref(&self, ctx: &mut ReadContext<'de, '_>, v: Value, slot: usize) -> Value {
         v.keep_ref(ctx, slot)
     }
 
-    fn read(&self, ctx: &mut ReadContext, id: Option<TypeId>) -> Result<Value> {
+    fn read(&self, ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<Value> {
         if let Some(id) = id {
             return Value::read_typed(ctx, id);
         }
@@ -380,8 +390,8 @@ impl ItemReader for DeclaredValue<'_> {
 }
 
 /// Reads the body of a compatible struct described by `def` as a [`Value::Struct`].
-pub fn read_struct_value(
-    ctx: &mut ReadContext,
+pub fn read_struct_value<'de>(
+    ctx: &mut ReadContext<'de, '_>,
     def: &crate::resolver::RemoteTypeDef,
 ) -> Result<Value> {
     use crate::meta::typedef::TypeDefRegistration;

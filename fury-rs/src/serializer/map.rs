@@ -5,7 +5,7 @@
 //! key or value is a chunk of its own, without count byte or shared type info.
 
 use super::collection::{ItemReader, Typed};
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{kv, TypeId};
@@ -162,25 +162,25 @@ fn write_lone<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Re
 
 /// Reads a map payload, handing every pair to `insert` in wire order.
 #[inline]
-pub fn read_map<K, V, F>(ctx: &mut ReadContext, insert: F) -> Result<()>
+pub fn read_map<'de, K, V, F>(ctx: &mut ReadContext<'de, '_>, insert: F) -> Result<()>
 where
-    K: Deserialize,
-    V: Deserialize,
+    K: Deserialize<'de>,
+    V: Deserialize<'de>,
     F: FnMut(K, V),
 {
     read_map_with(ctx, &Typed::<K>::new(), &Typed::<V>::new(), insert)
 }
 
 /// Reads a map payload with `key` and `value` reading the two sides.
-pub fn read_map_with<KR, VR, F>(
-    ctx: &mut ReadContext,
+pub fn read_map_with<'de, KR, VR, F>(
+    ctx: &mut ReadContext<'de, '_>,
     key: &KR,
     value: &VR,
     mut insert: F,
 ) -> Result<()>
 where
-    KR: ItemReader,
-    VR: ItemReader,
+    KR: ItemReader<'de>,
+    VR: ItemReader<'de>,
     F: FnMut(KR::Out, VR::Out),
 {
     let at = ctx.reader.position();
@@ -261,8 +261,8 @@ where
 
 /// The non-null side of a null pair: with an undeclared type it carries its own flag and
 /// type info; with a declared type, a flag only when reference tracking is on.
-fn read_lone<R: ItemReader>(
-    ctx: &mut ReadContext,
+fn read_lone<'de, R: ItemReader<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
     item: &R,
     declared: bool,
     track: bool,
@@ -284,8 +284,8 @@ fn read_lone<R: ItemReader>(
 }
 /// A key or value in a chunk: `id` is its shared type id, or `None` when declared.
 #[inline]
-fn read_in_chunk<R: ItemReader>(
-    ctx: &mut ReadContext,
+fn read_in_chunk<'de, R: ItemReader<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
     item: &R,
     id: Option<TypeId>,
     track: bool,
@@ -303,20 +303,9 @@ fn read_in_chunk<R: ItemReader>(
 
 macro_rules! map_impl {
     ($map:ident, $($bound:tt)+) => {
-        impl<K: Serialize + $($bound)+, V: Serialize> Serialize for std::collections::$map<K, V> {
+        impl<K: WireType + $($bound)+, V: WireType> WireType for std::collections::$map<K, V> {
             const TYPE_ID: TypeId = TypeId::Map;
             const REF_TYPE: bool = true;
-
-            #[inline]
-            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-                write_map(self.len(), self.iter(), false, ctx)
-            }
-
-            #[inline]
-            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
-                write_map(self.len(), self.iter(), true, ctx)
-            }
-
             fn field_type(
                 registry: &crate::resolver::Registry,
                 compatible: bool,
@@ -328,14 +317,27 @@ macro_rules! map_impl {
             }
         }
 
-        impl<K: Deserialize + $($bound)+, V: Deserialize> Deserialize for std::collections::$map<K, V> {
+        impl<K: Serialize + $($bound)+, V: Serialize> Serialize for std::collections::$map<K, V> {
+            #[inline]
+            fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+                write_map(self.len(), self.iter(), false, ctx)
+            }
+
+            #[inline]
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                write_map(self.len(), self.iter(), true, ctx)
+            }
+
+        }
+
+        impl<'de, K: Deserialize<'de> + $($bound)+, V: Deserialize<'de>> Deserialize<'de> for std::collections::$map<K, V> {
             #[inline]
             fn missing() -> Option<Self> {
                 Some(Self::default())
             }
 
             #[inline]
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 let mut m = Self::default();
                 read_map::<K, V, _>(ctx, |k, v| {
                     m.insert(k, v);

@@ -27,33 +27,77 @@ use crate::meta::typedef::FieldType;
 use crate::resolver::Registry;
 use crate::types::TypeId;
 
-/// A type that can be written in the xlang format.
+/// What a type is on the wire: its type id and the facts about it that containers, struct
+/// layouts and TypeDefs need. Every [`Serialize`] and [`Deserialize`] type has one.
 ///
-/// Implemented for the built-in types; `#[derive(FuryObject)]` implements it for structs and
-/// enums.
-pub trait Serialize {
+/// Only [`TYPE_ID`](WireType::TYPE_ID) is required; the rest are details that generated code
+/// and the containers read.
+///
+/// ```
+/// use fury::{TypeId, WireType};
+/// assert_eq!(<u32 as WireType>::TYPE_ID, TypeId::VarUInt32);
+/// assert_eq!(<Vec<f64> as WireType>::TYPE_ID, TypeId::Float64Array);
+/// ```
+pub trait WireType {
     /// Wire type id of values of this type (for `Option<T>`, that of `T`; for user types the
     /// kind, e.g. `STRUCT`, whatever the registration).
     const TYPE_ID: TypeId;
     /// True when values may be null (`Option`), so containers must check for nulls.
+    #[doc(hidden)]
     const NULLABLE: bool = false;
     /// True when a struct field of this type carries a null flag: `Option` only. (A dynamic
     /// `Value` field holds its null as the NONE type instead, as pyfory's `Any` fields do.)
+    #[doc(hidden)]
     const FIELD_NULLABLE: bool = Self::NULLABLE;
     /// Wire type id used for a `Vec<Self>` / `[Self]`: `LIST` unless a dense array fits.
+    #[doc(hidden)]
     const VEC_TYPE_ID: TypeId = TypeId::List;
-    /// Upper bound of the encoded size for fixed-size values (0 when unbounded), so a struct
-    /// can reserve room for its primitive fields at once.
-    const MAX_SIZE: usize = 0;
     /// True for values that reference tracking follows (lists, sets, maps, structs, shared
     /// pointers): with tracking on, they carry a REF_VALUE flag and take a reference id.
+    #[doc(hidden)]
     const REF_TYPE: bool = false;
     /// True for struct types: a list or set of them carries the element type info even when
     /// its element type is declared (pyfory treats structs as possibly polymorphic there).
+    #[doc(hidden)]
     const POLYMORPHIC: bool = false;
 
+    /// True when a value in a declared position still carries its type info: named structs
+    /// and dynamic values. Depends on the registration, hence the registry argument.
+    #[doc(hidden)]
+    #[inline]
+    fn needs_type_info(_registry: &Registry) -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
+
+    /// The declared type of a field (or element) of this type, as a TypeDef describes it.
+    /// User types name their registered kind (e.g. COMPATIBLE_STRUCT in compatible mode).
+    #[doc(hidden)]
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType
+    where
+        Self: Sized,
+    {
+        let _ = (registry, compatible);
+        FieldType::leaf(Self::TYPE_ID)
+    }
+}
+
+/// A type that can be written in the xlang format.
+///
+/// Implemented for the built-in types; `#[derive(FuryObject)]` implements it for structs and
+/// enums. The one required method writes the payload; the others are hooks that containers
+/// and generated code use (hidden from the documentation).
+///
+/// ```
+/// let fury = fury::Fury::default();
+/// assert_eq!(fury.serialize(&7u8).unwrap(), [0x01, 0xff, 0x09, 0x07]);
+/// ```
+pub trait Serialize: WireType {
     /// Writes the type info of this value (one byte for internal types; the user type id or
     /// the registered names for structs and enums).
+    #[doc(hidden)]
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         ctx.writer.u8(Self::TYPE_ID as u8);
@@ -62,6 +106,7 @@ pub trait Serialize {
 
     /// Writes the type info of this type without a value at hand (for a container whose
     /// items are all null).
+    #[doc(hidden)]
     #[inline]
     fn write_static_type_info(ctx: &mut WriteContext) -> Result<()>
     where
@@ -77,6 +122,7 @@ pub trait Serialize {
 
     /// Writes the payload where the reader declared the type (a struct field, or inside a
     /// container that is): containers then skip the element type info.
+    #[doc(hidden)]
     #[inline(always)]
     fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
         self.write_data(ctx)
@@ -85,6 +131,7 @@ pub trait Serialize {
     /// Writes a whole stream with this value as its root: the header byte, then the value as
     /// [`write_with_flag`] writes it (which is the default). Generated struct writers add a
     /// path that stores header, flag and a prepared type info in one go.
+    #[doc(hidden)]
     #[inline]
     fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
         write_stream(self, ctx)
@@ -95,6 +142,7 @@ pub trait Serialize {
     /// `declared` is false): the body of a list whose elements share one type info and need
     /// no flags. Generated struct writers override it to do their per-value set-up (nesting
     /// level, schema hash) once per run.
+    #[doc(hidden)]
     #[inline]
     fn write_run<'b, I>(items: I, declared: bool, ctx: &mut WriteContext) -> Result<()>
     where
@@ -111,29 +159,22 @@ pub trait Serialize {
         Ok(())
     }
 
-    /// True when a value in a declared position still carries its type info: named structs
-    /// and dynamic values. Depends on the registration, hence the registry argument.
-    #[inline]
-    fn needs_type_info(_registry: &Registry) -> bool
-    where
-        Self: Sized,
-    {
-        false
-    }
-
     /// True for the null value of a nullable type.
+    #[doc(hidden)]
     #[inline]
     fn is_null(&self) -> bool {
         false
     }
 
     /// True for a dynamic back reference ([`crate::Value::Ref`]), written as a flag only.
+    #[doc(hidden)]
     #[inline]
     fn is_back_ref(&self) -> bool {
         false
     }
 
     /// Like [`Serialize::REF_TYPE`], for this value (dynamic values decide per value).
+    #[doc(hidden)]
     #[inline]
     fn is_ref_type(&self) -> bool {
         Self::REF_TYPE
@@ -142,6 +183,7 @@ pub trait Serialize {
     /// Writes the reference/null flag of this value in a position that carries one. `track`
     /// says whether the position tracks references (only effective with tracking on).
     /// Returns true when nothing follows (a null, or a back reference to a shared value).
+    #[doc(hidden)]
     #[inline]
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
         refs::write_plain_flag(self.is_null(), track, ctx)
@@ -149,6 +191,7 @@ pub trait Serialize {
 
     /// True when `other` has the same wire type info as `self` (always, for static types),
     /// so both can share one type info in a list or map chunk.
+    #[doc(hidden)]
     #[inline]
     fn same_type(&self, _other: &Self) -> bool
     where
@@ -159,6 +202,7 @@ pub trait Serialize {
 
     /// Writes a slice as the payload of `Vec<Self>` (type [`Serialize::VEC_TYPE_ID`]);
     /// `declared` as for [`Serialize::write_declared`].
+    #[doc(hidden)]
     #[inline]
     fn write_vec(items: &[Self], declared: bool, ctx: &mut WriteContext) -> Result<()>
     where
@@ -166,20 +210,10 @@ pub trait Serialize {
     {
         write_elements(items.len(), items.iter(), declared, ctx)
     }
-
-    /// The declared type of a field (or element) of this type, as a TypeDef describes it.
-    /// User types name their registered kind (e.g. COMPATIBLE_STRUCT in compatible mode).
-    fn field_type(registry: &Registry, compatible: bool) -> FieldType
-    where
-        Self: Sized,
-    {
-        let _ = (registry, compatible);
-        FieldType::leaf(Self::TYPE_ID)
-    }
 }
 
 /// A list or set field type with element type `E`.
-pub fn collection_field_type<E: Serialize>(
+pub fn collection_field_type<E: WireType>(
     id: TypeId,
     registry: &Registry,
     compatible: bool,
@@ -225,17 +259,29 @@ pub const fn fingerprint_id(id: TypeId) -> TypeId {
     }
 }
 
-/// A type that can be read from the xlang format.
-pub trait Deserialize: Serialize + Sized {
+/// A type that can be read from the xlang format, borrowing from input that lives for `'de`.
+///
+/// The lifetime is that of the input bytes: a type that owns its data implements
+/// `Deserialize` for every `'de` (see [`DeserializeOwned`]). The one required method
+/// reads the payload; the others are hooks that containers, reference tracking and generated
+/// code use (hidden from the documentation).
+///
+/// ```
+/// let fury = fury::Fury::default();
+/// let n: u8 = fury.deserialize(&[0x01, 0xff, 0x09, 0x07]).unwrap();
+/// assert_eq!(n, 7);
+/// ```
+pub trait Deserialize<'de>: WireType + Sized {
     /// Reads the payload of a value whose type is known: after a type info equal to
     /// `Self::TYPE_ID`, or in a declared position.
-    fn read_data(ctx: &mut ReadContext) -> Result<Self>;
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self>;
 
     /// Consumes what follows the kind byte `id` of a type info (the user type id or names
     /// of a struct or enum) and checks that it names `Self`. Built-in types have nothing
     /// after the byte.
+    #[doc(hidden)]
     #[inline]
-    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+    fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         let _ = (ctx, id);
         Ok(())
     }
@@ -243,8 +289,9 @@ pub trait Deserialize: Serialize + Sized {
     /// Reads the payload of a value whose complete type info (kind byte `id`, and for user
     /// types the rest, see [`Deserialize::read_type_info_rest`]) was already consumed. The
     /// default accepts only `Self::TYPE_ID`; numeric types also accept compatible encodings.
+    #[doc(hidden)]
     #[inline]
-    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         if id == Self::TYPE_ID {
             Self::read_data(ctx)
         } else {
@@ -255,8 +302,9 @@ pub trait Deserialize: Serialize + Sized {
     /// Reads a whole root value: its reference flag, its type info and its payload, as
     /// [`read_with_flag`] does (which is the default). Generated struct readers add a path
     /// for the usual NOT_NULL root that builds the value where the caller wants it.
+    #[doc(hidden)]
     #[inline]
-    fn read_root(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         read_with_flag(ctx)
     }
 
@@ -265,9 +313,10 @@ pub trait Deserialize: Serialize + Sized {
     /// (`None`, as [`read_data`](Self::read_data)). The body of a list without flags.
     /// Generated struct readers override it to do their per-value set-up (kind check, nesting
     /// level, schema hash or read plan) once per run.
+    #[doc(hidden)]
     #[inline]
     fn read_run(
-        ctx: &mut ReadContext,
+        ctx: &mut ReadContext<'de, '_>,
         id: Option<TypeId>,
         n: usize,
         out: &mut Vec<Self>,
@@ -282,6 +331,7 @@ pub trait Deserialize: Serialize + Sized {
     }
 
     /// The value a null on the wire becomes, if this type can hold one.
+    #[doc(hidden)]
     #[inline]
     fn null() -> Option<Self> {
         None
@@ -289,6 +339,7 @@ pub trait Deserialize: Serialize + Sized {
 
     /// The value of a field that the peer's schema lacks (compatible mode): the type's
     /// default where it has one.
+    #[doc(hidden)]
     #[inline]
     fn missing() -> Option<Self> {
         None
@@ -296,7 +347,8 @@ pub trait Deserialize: Serialize + Sized {
 
     /// The value a back reference to id `id` stands for (read at offset `at`). Only shared
     /// pointers (and dynamic values) can be referenced; other types give an error.
-    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+    #[doc(hidden)]
+    fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
         ctx.ref_slot(id, at)?;
         Err(crate::Error::at(
             ErrorKind::Invalid {
@@ -312,36 +364,41 @@ pub trait Deserialize: Serialize + Sized {
     /// Called when a REF_VALUE flag for this type was read, before its value: shared
     /// pointers to cells install a placeholder, so references from inside the value (cycles)
     /// resolve to the final allocation.
+    #[doc(hidden)]
     #[inline]
-    fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+    fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
         let _ = (ctx, slot);
     }
 
     /// Records this freshly read value under reference slot `slot` and returns the value to
     /// use (shared pointers keep a handle so later back references share it, or fill the
     /// placeholder of [`Deserialize::begin_ref`]; other types leave the slot plain).
+    #[doc(hidden)]
     #[inline]
-    fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+    fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
         ctx.set_ref(slot, crate::context::RefSlot::Plain);
         self
     }
 
     /// A value that can be created before its content is read and filled in afterwards
     /// (cells); `None` for other types.
+    #[doc(hidden)]
     #[inline]
     fn placeholder() -> Option<Self> {
         None
     }
 
     /// Moves `from`'s content into this placeholder; gives `from` back if it cannot.
+    #[doc(hidden)]
     #[inline]
     fn fill(&self, from: Self) -> std::result::Result<(), Self> {
         Err(from)
     }
 
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.
+    #[doc(hidden)]
     #[inline]
-    fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
+    fn read_vec(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Vec<Self>> {
         if id == TypeId::List {
             read_elements(ctx)
         } else {
@@ -349,6 +406,20 @@ pub trait Deserialize: Serialize + Sized {
         }
     }
 }
+
+/// A type that can be read from input of any lifetime: it borrows nothing from it.
+///
+/// ```
+/// fn decode<T: fury::DeserializeOwned>(fury: &fury::Fury, bytes: Vec<u8>) -> fury::Result<T> {
+///     fury.deserialize(&bytes) // `bytes` is dropped here; `T` does not borrow from it
+/// }
+/// let fury = fury::Fury::default();
+/// let bytes = fury.serialize("hi").unwrap();
+/// assert_eq!(decode::<String>(&fury, bytes).unwrap(), "hi");
+/// ```
+pub trait DeserializeOwned: for<'de> Deserialize<'de> {}
+
+impl<T: for<'de> Deserialize<'de>> DeserializeOwned for T {}
 
 /// Writes `v` with a reference/null flag and its type info: the form of a root value, a
 /// polymorphic element, or the lone side of a map pair whose other side is null.
@@ -372,7 +443,7 @@ pub fn write_stream<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> Res
 
 /// Reads a value written by [`write_with_flag`].
 #[inline]
-pub fn read_with_flag<T: Deserialize>(ctx: &mut ReadContext) -> Result<T> {
+pub fn read_with_flag<'de, T: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
     let item = Typed::<T>::new();
     match refs::read_flag(ctx, &item)? {
         refs::Flagged::Done(v) => Ok(v),
@@ -387,7 +458,7 @@ pub fn read_with_flag<T: Deserialize>(ctx: &mut ReadContext) -> Result<T> {
 /// Reads a complete type info for a value of type `T`: the kind byte and, for user types,
 /// the user id or names. Returns the kind.
 #[inline]
-pub fn read_type_info<T: Deserialize>(ctx: &mut ReadContext) -> Result<TypeId> {
+pub fn read_type_info<'de, T: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<TypeId> {
     let id = ctx.type_id()?;
     T::read_type_info_rest(ctx, id)?;
     Ok(id)
@@ -395,7 +466,7 @@ pub fn read_type_info<T: Deserialize>(ctx: &mut ReadContext) -> Result<TypeId> {
 
 /// `T`'s null, or the error saying `T` cannot be null.
 #[inline]
-pub(crate) fn null_of<T: Deserialize>(ctx: &ReadContext) -> Result<T> {
+pub(crate) fn null_of<'de, T: Deserialize<'de>>(ctx: &ReadContext<'de, '_>) -> Result<T> {
     T::null().ok_or_else(|| {
         ctx.error(ErrorKind::UnexpectedNull {
             expected: std::any::type_name::<T>().to_string(),
@@ -405,14 +476,23 @@ pub(crate) fn null_of<T: Deserialize>(ctx: &ReadContext) -> Result<T> {
 
 // ---- generic wrappers: Option, Box, references, slices, Vec ----
 
-impl<T: Serialize> Serialize for Option<T> {
+impl<T: WireType> WireType for Option<T> {
     const TYPE_ID: TypeId = T::TYPE_ID;
     const NULLABLE: bool = true;
-
-    const MAX_SIZE: usize = T::MAX_SIZE + 1;
     const POLYMORPHIC: bool = T::POLYMORPHIC;
     const REF_TYPE: bool = T::REF_TYPE;
+    #[inline]
+    fn needs_type_info(registry: &Registry) -> bool {
+        T::needs_type_info(registry)
+    }
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+        let mut t = T::field_type(registry, compatible);
+        t.nullable = true;
+        t
+    }
+}
 
+impl<T: Serialize> Serialize for Option<T> {
     #[inline]
     fn is_ref_type(&self) -> bool {
         self.as_ref().is_none_or(|v| v.is_ref_type())
@@ -459,17 +539,6 @@ impl<T: Serialize> Serialize for Option<T> {
     }
 
     #[inline]
-    fn needs_type_info(registry: &Registry) -> bool {
-        T::needs_type_info(registry)
-    }
-
-    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
-        let mut t = T::field_type(registry, compatible);
-        t.nullable = true;
-        t
-    }
-
-    #[inline]
     fn is_null(&self) -> bool {
         self.is_none()
     }
@@ -483,16 +552,16 @@ impl<T: Serialize> Serialize for Option<T> {
     }
 }
 
-impl<T: Deserialize> Deserialize for Option<T> {
-    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Option<T> {
+    fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
         T::from_ref(ctx, id, at).map(Some)
     }
 
-    fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+    fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
         T::begin_ref(ctx, slot)
     }
 
-    fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+    fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
         match self {
             Some(v) => Some(v.keep_ref(ctx, slot)),
             None => {
@@ -503,17 +572,17 @@ impl<T: Deserialize> Deserialize for Option<T> {
     }
 
     #[inline]
-    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+    fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         T::read_type_info_rest(ctx, id)
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         T::read_data(ctx).map(Some)
     }
 
     #[inline]
-    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         T::read_typed(ctx, id).map(Some)
     }
 
@@ -530,11 +599,15 @@ impl<T: Deserialize> Deserialize for Option<T> {
 
 /// `Box<T>` and `&T` are written exactly as `T`.
 macro_rules! delegate_serialize {
-    ($outer:ty, [$($bound:tt)*], { $($extra:tt)* }) => {
-        impl<T: Serialize $($bound)*> Serialize for $outer {
+    ($outer:ty, [$($bound:tt)*], { $($wextra:tt)* }, { $($extra:tt)* }) => {
+        impl<T: WireType $($bound)*> WireType for $outer {
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
 
+            $($wextra)*
+        }
+
+        impl<T: Serialize $($bound)*> Serialize for $outer {
             #[inline]
             fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 (**self).write_type_info(ctx)
@@ -560,61 +633,66 @@ macro_rules! delegate_serialize {
     };
 }
 
-delegate_serialize!(&T, [+ ?Sized], {});
-delegate_serialize!(Box<T>, [], {
-    const POLYMORPHIC: bool = T::POLYMORPHIC;
-    const REF_TYPE: bool = T::REF_TYPE;
+delegate_serialize!(&T, [+ ?Sized], {}, {});
+delegate_serialize!(
+    Box<T>,
+    [],
+    {
+        const POLYMORPHIC: bool = T::POLYMORPHIC;
+        const REF_TYPE: bool = T::REF_TYPE;
 
-    #[inline]
-    fn is_ref_type(&self) -> bool {
-        (**self).is_ref_type()
+        #[inline]
+        fn needs_type_info(registry: &Registry) -> bool {
+            T::needs_type_info(registry)
+        }
+
+        fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+            T::field_type(registry, compatible)
+        }
+    },
+    {
+        #[inline]
+        fn is_ref_type(&self) -> bool {
+            (**self).is_ref_type()
+        }
+
+        #[inline]
+        fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+            (**self).write_ref_flag(ctx, track)
+        }
+
+        #[inline]
+        fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+            T::write_static_type_info(ctx)
+        }
     }
+);
 
-    #[inline]
-    fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
-        (**self).write_ref_flag(ctx, track)
-    }
-
-    #[inline]
-    fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
-        T::write_static_type_info(ctx)
-    }
-
-    #[inline]
-    fn needs_type_info(registry: &Registry) -> bool {
-        T::needs_type_info(registry)
-    }
-
-    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
-        T::field_type(registry, compatible)
-    }
-});
-
-impl<T: Deserialize> Deserialize for Box<T> {
-    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Box<T> {
+    fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
         T::from_ref(ctx, id, at).map(Box::new)
     }
 
-    fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+    fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
         T::begin_ref(ctx, slot)
     }
 
-    fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+    fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
         Box::new((*self).keep_ref(ctx, slot))
     }
 
     #[inline]
-    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+    fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         T::read_type_info_rest(ctx, id)
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         T::read_data(ctx).map(Box::new)
     }
 
     #[inline]
-    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         T::read_typed(ctx, id).map(Box::new)
     }
 
@@ -629,9 +707,11 @@ impl<T: Deserialize> Deserialize for Box<T> {
     }
 }
 
-impl<T: Serialize> Serialize for [T] {
+impl<T: WireType> WireType for [T] {
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
+}
 
+impl<T: Serialize> Serialize for [T] {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         T::write_vec(self, false, ctx)
@@ -643,20 +723,9 @@ impl<T: Serialize> Serialize for [T] {
     }
 }
 
-impl<T: Serialize> Serialize for Vec<T> {
+impl<T: WireType> WireType for Vec<T> {
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
     const REF_TYPE: bool = refs::container_is_ref_type(T::VEC_TYPE_ID);
-
-    #[inline]
-    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        T::write_vec(self, false, ctx)
-    }
-
-    #[inline]
-    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
-        T::write_vec(self, true, ctx)
-    }
-
     fn field_type(registry: &Registry, compatible: bool) -> FieldType {
         if T::VEC_TYPE_ID == TypeId::List {
             collection_field_type::<T>(TypeId::List, registry, compatible)
@@ -666,19 +735,31 @@ impl<T: Serialize> Serialize for Vec<T> {
     }
 }
 
-impl<T: Deserialize> Deserialize for Vec<T> {
+impl<T: Serialize> Serialize for Vec<T> {
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        T::write_vec(self, false, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        T::write_vec(self, true, ctx)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Vec<T> {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Vec::new())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         T::read_vec(ctx, T::VEC_TYPE_ID)
     }
 
     #[inline]
-    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         T::read_vec(ctx, id)
     }
 }

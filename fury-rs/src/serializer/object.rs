@@ -2,7 +2,7 @@
 //! fields and the same-schema hash. `#[derive(FuryObject)]` generates calls into this module.
 
 pub use super::string::room_str;
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, TypeDefRegistration};
@@ -12,7 +12,7 @@ use crate::types::{RefFlag, TypeId};
 /// A user type (struct or enum) that can be registered on a `Fury` instance.
 ///
 /// Implemented by `#[derive(FuryObject)]`.
-pub trait FuryObject: Serialize + Deserialize + 'static {
+pub trait FuryObject: Serialize + for<'de> Deserialize<'de> + 'static {
     /// Struct or enum.
     const KIND: UserKind;
 
@@ -141,7 +141,7 @@ fn write_shared_type_info(
 /// bytes this side writes for it outside compatible mode, returning whether it did. The
 /// general path ([`read_user_type_info`]) handles everything else.
 #[inline]
-pub fn take_id_info<T: FuryObject>(ctx: &mut ReadContext) -> bool {
+pub fn take_id_info<'de, T: FuryObject>(ctx: &mut ReadContext<'de, '_>) -> bool {
     if T::KIND == UserKind::Struct && ctx.compatible() {
         return false;
     }
@@ -156,7 +156,7 @@ pub fn take_id_info<T: FuryObject>(ctx: &mut ReadContext) -> bool {
 /// it like [`read_user_type_info`] does; returns whether it did. The body that follows is
 /// then read with the local schema. On `false` nothing was consumed.
 #[inline]
-pub fn take_local_typedef_info<T: FuryObject>(ctx: &mut ReadContext) -> Result<bool> {
+pub fn take_local_typedef_info<'de, T: FuryObject>(ctx: &mut ReadContext<'de, '_>) -> Result<bool> {
     if T::KIND != UserKind::Struct || !ctx.compatible() {
         return Ok(false);
     }
@@ -178,7 +178,10 @@ pub fn take_local_typedef_info<T: FuryObject>(ctx: &mut ReadContext) -> Result<b
 /// Reads the rest of a user type's type info (after its kind byte `id`) and checks that it
 /// names `T` as registered. In compatible mode a struct's TypeDef is read (or found) and
 /// recorded for the body that follows.
-pub fn read_user_type_info<T: FuryObject>(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+pub fn read_user_type_info<'de, T: FuryObject>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<()> {
     let at = ctx.reader.position().saturating_sub(1);
     let entry = ctx
         .registry()
@@ -276,7 +279,7 @@ fn struct_kind_of(named: bool, compatible: bool) -> TypeId {
 /// Checks that the kind byte `id` (whose type info was read already) is one `T` is written
 /// with.
 #[inline]
-pub fn check_user_kind<T: FuryObject>(ctx: &ReadContext, id: TypeId) -> Result<()> {
+pub fn check_user_kind<'de, T: FuryObject>(ctx: &ReadContext<'de, '_>, id: TypeId) -> Result<()> {
     let compatible_kind = T::KIND == UserKind::Struct
         && matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct);
     if id == T::KIND.id_kind() || id == T::KIND.named_kind() || compatible_kind {
@@ -314,7 +317,7 @@ enum RefFieldFlag {
     Tracked,
 }
 
-fn ref_field_flag<F: Serialize>() -> RefFieldFlag {
+fn ref_field_flag<F: WireType>() -> RefFieldFlag {
     use TypeId::*;
     match F::TYPE_ID {
         _ if F::REF_TYPE => RefFieldFlag::Tracked,
@@ -355,7 +358,7 @@ pub fn write_ref_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()
 
 /// Reads a field written by [`write_ref_field`].
 #[inline]
-pub fn read_ref_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
+pub fn read_ref_field<'de, F: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<F> {
     if !ctx.ref_tracking() || ref_field_flag::<F>() == RefFieldFlag::Inline {
         return read_field(ctx);
     }
@@ -371,7 +374,7 @@ pub fn read_ref_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
 
 /// Reads one struct field written by [`write_field`].
 #[inline(always)]
-pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
+pub fn read_field<'de, F: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<F> {
     if F::FIELD_NULLABLE {
         // The two flags of a field that does not track references, without the general
         // reference machinery.
@@ -404,7 +407,7 @@ pub fn read_field<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
 }
 
 #[inline(always)]
-fn read_field_body<F: Deserialize>(ctx: &mut ReadContext) -> Result<F> {
+fn read_field_body<'de, F: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<F> {
     if F::needs_type_info(ctx.registry()) || (F::POLYMORPHIC && ctx.compatible()) {
         let id = super::read_type_info::<F>(ctx)?;
         F::read_typed(ctx, id)
@@ -437,7 +440,10 @@ pub fn write_flagged_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Resul
 
 /// Reads a field written by [`write_flagged_field`]; a null is an error naming the field.
 #[inline]
-pub fn read_flagged_field<F: Deserialize>(ctx: &mut ReadContext, field: &str) -> Result<F> {
+pub fn read_flagged_field<'de, F: Deserialize<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    field: &str,
+) -> Result<F> {
     let at = ctx.reader.position();
     match ctx.ref_flag()? {
         RefFlag::Null => F::null().ok_or_else(|| {
@@ -493,7 +499,7 @@ pub fn schema_hash(fingerprint: &str) -> i32 {
 
 /// Reads and checks the 4-byte schema hash in front of a same-schema struct body.
 #[inline(always)]
-pub fn check_schema_hash<T>(ctx: &mut ReadContext, expected: i32) -> Result<()> {
+pub fn check_schema_hash<'de, T>(ctx: &mut ReadContext<'de, '_>, expected: i32) -> Result<()> {
     let at = ctx.reader.position();
     let found = ctx.reader.i32()?;
     if found != expected {
@@ -522,7 +528,7 @@ fn schema_hash_mismatch<T>(expected: i32, found: i32, at: usize) -> Error {
 
 /// The error for an enum variant id that the enum does not have.
 #[cold]
-pub fn bad_enum_variant<T>(ctx: &ReadContext, at: usize, found: u32) -> Error {
+pub fn bad_enum_variant<'de, T>(ctx: &ReadContext<'de, '_>, at: usize, found: u32) -> Error {
     let _ = ctx;
     Error::at(
         ErrorKind::Invalid {

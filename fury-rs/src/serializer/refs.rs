@@ -8,7 +8,7 @@
 //! nothing is hashed or allocated for references.
 
 use super::collection::ItemReader;
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::FieldType;
@@ -50,7 +50,10 @@ pub enum Flagged<T> {
 
 /// Reads a reference/null flag for an item read by `item`.
 #[inline]
-pub fn read_flag<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Flagged<R::Out>> {
+pub fn read_flag<'de, R: ItemReader<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    item: &R,
+) -> Result<Flagged<R::Out>> {
     match ctx.ref_flag()? {
         RefFlag::Null => Ok(Flagged::Done(item.null(ctx)?)),
         RefFlag::NotNull => Ok(Flagged::Read(None)),
@@ -69,8 +72,8 @@ pub fn read_flag<R: ItemReader>(ctx: &mut ReadContext, item: &R) -> Result<Flagg
 
 /// Completes a value read after [`read_flag`]: records it under its reference slot.
 #[inline]
-pub fn finish<R: ItemReader>(
-    ctx: &mut ReadContext,
+pub fn finish<'de, R: ItemReader<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
     item: &R,
     v: R::Out,
     slot: Option<usize>,
@@ -83,12 +86,21 @@ pub fn finish<R: ItemReader>(
 
 macro_rules! shared_pointer {
     ($ptr:ident, $slot:ident, $($bound:tt)*) => {
-        impl<T: Serialize $($bound)*> Serialize for $ptr<T> {
+        impl<T: WireType $($bound)*> WireType for $ptr<T> {
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
             const POLYMORPHIC: bool = T::POLYMORPHIC;
             const REF_TYPE: bool = true;
+            #[inline]
+            fn needs_type_info(registry: &Registry) -> bool {
+                T::needs_type_info(registry)
+            }
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+                T::field_type(registry, compatible)
+            }
+        }
 
+        impl<T: Serialize $($bound)*> Serialize for $ptr<T> {
             #[inline]
             fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 (**self).write_type_info(ctx)
@@ -109,10 +121,6 @@ macro_rules! shared_pointer {
                 (**self).write_declared(ctx)
             }
 
-            #[inline]
-            fn needs_type_info(registry: &Registry) -> bool {
-                T::needs_type_info(registry)
-            }
 
             #[inline]
             fn is_null(&self) -> bool {
@@ -138,24 +146,21 @@ macro_rules! shared_pointer {
                 }
             }
 
-            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
-                T::field_type(registry, compatible)
-            }
         }
 
-        impl<T: Deserialize $($bound)*> Deserialize for $ptr<T> {
+        impl<'de, T: Deserialize<'de> $($bound)*> Deserialize<'de> for $ptr<T> {
             #[inline]
-            fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+            fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
                 T::read_type_info_rest(ctx, id)
             }
 
             #[inline]
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 T::read_data(ctx).map($ptr::new)
             }
 
             #[inline]
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+            fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 T::read_typed(ctx, id).map($ptr::new)
             }
 
@@ -167,7 +172,7 @@ macro_rules! shared_pointer {
                 T::missing().map($ptr::new)
             }
 
-            fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+            fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
                 match ctx.ref_slot(id, at)? {
                     RefSlot::$slot(any) => any.clone().downcast::<T>().map_err(|_| {
                         Error::at(
@@ -190,13 +195,13 @@ macro_rules! shared_pointer {
 
             /// For a cell type, a placeholder allocation is registered before the content is
             /// read, so a reference from inside (a cycle) resolves to it.
-            fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+            fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
                 if let Some(p) = T::placeholder() {
                     ctx.set_ref(slot, RefSlot::$slot($ptr::new(p)));
                 }
             }
 
-            fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+            fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
                 let placeholder = match ctx.ref_slot_raw(slot) {
                     Some(RefSlot::$slot(any)) => any.clone().downcast::<T>().ok(),
                     _ => None,
@@ -234,12 +239,20 @@ fn busy<T>() -> Error {
 
 macro_rules! cell {
     ($cell:ident, $borrow:ident, $borrow_mut:ident, $new:expr, $into:expr, $($bound:tt)*) => {
-        impl<T: Serialize $($bound)*> Serialize for $cell<T> {
+        impl<T: WireType $($bound)*> WireType for $cell<T> {
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
             const POLYMORPHIC: bool = T::POLYMORPHIC;
             const REF_TYPE: bool = T::REF_TYPE;
+            fn needs_type_info(registry: &Registry) -> bool {
+                T::needs_type_info(registry)
+            }
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+                T::field_type(registry, compatible)
+            }
+        }
 
+        impl<T: Serialize $($bound)*> Serialize for $cell<T> {
             fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 self.$borrow().map_err(|_| busy::<Self>())?.write_type_info(ctx)
             }
@@ -256,25 +269,19 @@ macro_rules! cell {
                 self.$borrow().map_err(|_| busy::<Self>())?.write_declared(ctx)
             }
 
-            fn needs_type_info(registry: &Registry) -> bool {
-                T::needs_type_info(registry)
-            }
 
-            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
-                T::field_type(registry, compatible)
-            }
         }
 
-        impl<T: Deserialize $($bound)*> Deserialize for $cell<T> {
-            fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+        impl<'de, T: Deserialize<'de> $($bound)*> Deserialize<'de> for $cell<T> {
+            fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
                 T::read_type_info_rest(ctx, id)
             }
 
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 T::read_data(ctx).map($new)
             }
 
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+            fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 T::read_typed(ctx, id).map($new)
             }
 
@@ -326,12 +333,20 @@ macro_rules! weak_pointer {
         /// A weak pointer is written as the value it points to (a back reference when that
         /// value was written before, as in a child's link to its parent); a dangling one as
         /// null. It reads back as a downgrade of the shared value.
-        impl<T: Serialize $($bound)*> Serialize for $weak<T> {
+        impl<T: WireType $($bound)*> WireType for $weak<T> {
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = true;
             const POLYMORPHIC: bool = T::POLYMORPHIC;
             const REF_TYPE: bool = true;
+            fn needs_type_info(registry: &Registry) -> bool {
+                T::needs_type_info(registry)
+            }
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+                T::field_type(registry, compatible)
+            }
+        }
 
+        impl<T: Serialize $($bound)*> Serialize for $weak<T> {
             fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 match self.upgrade() {
                     Some(s) => s.write_type_info(ctx),
@@ -368,25 +383,19 @@ macro_rules! weak_pointer {
                 }
             }
 
-            fn needs_type_info(registry: &Registry) -> bool {
-                T::needs_type_info(registry)
-            }
 
-            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
-                T::field_type(registry, compatible)
-            }
         }
 
-        impl<T: Deserialize $($bound)*> Deserialize for $weak<T> {
-            fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+        impl<'de, T: Deserialize<'de> $($bound)*> Deserialize<'de> for $weak<T> {
+            fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
                 T::read_type_info_rest(ctx, id)
             }
 
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 <$strong<T>>::read_data(ctx).map(|s| $strong::downgrade(&s))
             }
 
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+            fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 <$strong<T>>::read_typed(ctx, id).map(|s| $strong::downgrade(&s))
             }
 
@@ -398,15 +407,15 @@ macro_rules! weak_pointer {
                 Some($weak::new())
             }
 
-            fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+            fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
                 <$strong<T>>::from_ref(ctx, id, at).map(|s| $strong::downgrade(&s))
             }
 
-            fn begin_ref(ctx: &mut ReadContext, slot: usize) {
+            fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
                 <$strong<T>>::begin_ref(ctx, slot)
             }
 
-            fn keep_ref(self, ctx: &mut ReadContext, slot: usize) -> Self {
+            fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
                 match self.upgrade() {
                     Some(s) => $strong::downgrade(&s.keep_ref(ctx, slot)),
                     None => self,

@@ -4,14 +4,17 @@
 //! VARINT64, `u32` VAR_UINT32, `u64` VAR_UINT64; use [`super::Fixed`] or [`super::Tagged`]
 //! for the other encodings. Readers accept every integer encoding whose value fits the target.
 
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::float16::{BF16, F16};
 use crate::types::TypeId;
 
 /// Reads the payload of any integer type id as `i128`; `None` if `id` is not an integer.
-pub(crate) fn read_any_int(ctx: &mut ReadContext, id: TypeId) -> Result<Option<i128>> {
+pub(crate) fn read_any_int<'de>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<Option<i128>> {
     let r = &mut ctx.reader;
     Ok(Some(match id {
         TypeId::Int8 => r.i8()? as i128,
@@ -33,7 +36,7 @@ pub(crate) fn read_any_int(ctx: &mut ReadContext, id: TypeId) -> Result<Option<i
 }
 
 /// Reads a float of any width as `f64` (exact), with the offset of its payload.
-fn read_any_float(ctx: &mut ReadContext, id: TypeId) -> Result<(f64, usize)> {
+fn read_any_float<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<(f64, usize)> {
     let at = ctx.reader.position();
     let v = match id {
         TypeId::Float16 => F16(ctx.reader.u16()?).to_f32() as f64,
@@ -62,7 +65,10 @@ fn narrow_f32(v: f64, at: usize) -> Result<f32> {
 }
 
 /// Reads an integer of any encoding and narrows it to `T`, failing if it does not fit.
-pub(crate) fn read_int_as<T: TryFrom<i128>>(ctx: &mut ReadContext, id: TypeId) -> Result<T> {
+pub(crate) fn read_int_as<'de, T: TryFrom<i128>>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<T> {
     let at = ctx.reader.position();
     match read_any_int(ctx, id)? {
         Some(v) => T::try_from(v).map_err(|_| {
@@ -83,11 +89,12 @@ pub(crate) fn read_int_as<T: TryFrom<i128>>(ctx: &mut ReadContext, id: TypeId) -
 macro_rules! primitive {
     ($t:ty, $id:ident, $vec_id:ident, $max:expr, |$w:ident, $v:ident| $write:expr, |$r:ident| $read:expr,
      |$c:ident, $i:ident| $other:expr) => {
-        impl Serialize for $t {
+        impl WireType for $t {
             const TYPE_ID: TypeId = TypeId::$id;
             const VEC_TYPE_ID: TypeId = TypeId::$vec_id;
-            const MAX_SIZE: usize = $max;
+        }
 
+        impl Serialize for $t {
             #[inline(always)]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 let $w = &mut ctx.writer;
@@ -102,9 +109,9 @@ macro_rules! primitive {
             }
         }
 
-        impl Deserialize for $t {
+        impl<'de> Deserialize<'de> for $t {
             #[inline(always)]
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 let $r = &mut ctx.reader;
                 $read
             }
@@ -115,7 +122,7 @@ macro_rules! primitive {
             }
 
             #[inline]
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+            fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 if id == TypeId::$id {
                     Self::read_data(ctx)
                 } else {
@@ -125,7 +132,7 @@ macro_rules! primitive {
             }
 
             #[inline]
-            fn read_vec(ctx: &mut ReadContext, id: TypeId) -> Result<Vec<Self>> {
+            fn read_vec(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Vec<Self>> {
                 super::array::read_dense_or_list(ctx, id, TypeId::$vec_id)
             }
         }

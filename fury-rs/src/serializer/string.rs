@@ -4,7 +4,7 @@
 //! UTF-8, and what Java and Python write); any other string as UTF-8. The reader accepts
 //! LATIN1, UTF-16LE and UTF-8.
 
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{string_encoding, TypeId};
@@ -30,7 +30,7 @@ pub fn room_str(room: &mut crate::buffer::Room<'_, '_>, s: &str) {
 }
 
 /// Reads the payload of a string.
-pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
+pub(crate) fn read_string<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<String> {
     let at = ctx.reader.position();
     let header = ctx.reader.var_u64()?;
     let len = header >> 2;
@@ -64,9 +64,11 @@ pub(crate) fn read_string(ctx: &mut ReadContext) -> Result<String> {
     }
 }
 
-impl Serialize for str {
+impl WireType for str {
     const TYPE_ID: TypeId = TypeId::String;
+}
 
+impl Serialize for str {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_str(self, ctx);
@@ -74,9 +76,11 @@ impl Serialize for str {
     }
 }
 
-impl Serialize for String {
+impl WireType for String {
     const TYPE_ID: TypeId = TypeId::String;
+}
 
+impl Serialize for String {
     #[inline(always)]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_str(self, ctx);
@@ -84,14 +88,14 @@ impl Serialize for String {
     }
 }
 
-impl Deserialize for String {
+impl<'de> Deserialize<'de> for String {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Self::default())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         read_string(ctx)
     }
 }

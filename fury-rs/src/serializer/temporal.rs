@@ -1,6 +1,6 @@
 //! DURATION, TIMESTAMP and DATE payloads.
 
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
@@ -15,10 +15,12 @@ fn bad_nanos(at: usize, nanos: i64) -> Error {
     )
 }
 
-impl Serialize for Duration {
+impl WireType for Duration {
     const TYPE_ID: TypeId = TypeId::Duration;
     const REF_TYPE: bool = true;
+}
 
+impl Serialize for Duration {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         ctx.writer.var_i64(self.seconds());
@@ -27,14 +29,14 @@ impl Serialize for Duration {
     }
 }
 
-impl Deserialize for Duration {
+impl<'de> Deserialize<'de> for Duration {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Self::default())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         let seconds = ctx.reader.var_i64()?;
         let at = ctx.reader.position();
         let nanos = ctx.reader.i32()?;
@@ -45,24 +47,26 @@ impl Deserialize for Duration {
     }
 }
 
-impl Serialize for std::time::Duration {
+impl WireType for std::time::Duration {
     const TYPE_ID: TypeId = TypeId::Duration;
     const REF_TYPE: bool = true;
+}
 
+impl Serialize for std::time::Duration {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         Duration::from(*self).write_data(ctx)
     }
 }
 
-impl Deserialize for std::time::Duration {
+impl<'de> Deserialize<'de> for std::time::Duration {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Self::default())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         let at = ctx.reader.position();
         let d = Duration::read_data(ctx)?;
         std::time::Duration::try_from(d).map_err(|d| {
@@ -77,10 +81,12 @@ impl Deserialize for std::time::Duration {
     }
 }
 
-impl Serialize for Timestamp {
+impl WireType for Timestamp {
     const TYPE_ID: TypeId = TypeId::Timestamp;
     const REF_TYPE: bool = true;
+}
 
+impl Serialize for Timestamp {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         ctx.writer.i64(self.seconds());
@@ -89,14 +95,14 @@ impl Serialize for Timestamp {
     }
 }
 
-impl Deserialize for Timestamp {
+impl<'de> Deserialize<'de> for Timestamp {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Self::default())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         let seconds = ctx.reader.i64()?;
         let at = ctx.reader.position();
         let nanos = ctx.reader.u32()?;
@@ -107,24 +113,26 @@ impl Deserialize for Timestamp {
     }
 }
 
-impl Serialize for std::time::SystemTime {
+impl WireType for std::time::SystemTime {
     const TYPE_ID: TypeId = TypeId::Timestamp;
     const REF_TYPE: bool = true;
+}
 
+impl Serialize for std::time::SystemTime {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         Timestamp::from(*self).write_data(ctx)
     }
 }
 
-impl Deserialize for std::time::SystemTime {
+impl<'de> Deserialize<'de> for std::time::SystemTime {
     #[inline]
     fn missing() -> Option<Self> {
         Some(std::time::UNIX_EPOCH)
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         let at = ctx.reader.position();
         let t = Timestamp::read_data(ctx)?;
         t.to_system_time().ok_or_else(|| {
@@ -139,10 +147,12 @@ impl Deserialize for std::time::SystemTime {
     }
 }
 
-impl Serialize for Date {
+impl WireType for Date {
     const TYPE_ID: TypeId = TypeId::Date;
     const REF_TYPE: bool = true;
+}
 
+impl Serialize for Date {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         ctx.writer.var_i64(self.days());
@@ -150,14 +160,14 @@ impl Serialize for Date {
     }
 }
 
-impl Deserialize for Date {
+impl<'de> Deserialize<'de> for Date {
     #[inline]
     fn missing() -> Option<Self> {
         Some(Self::default())
     }
 
     #[inline]
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         ctx.reader.var_i64().map(Date::from_days)
     }
 }

@@ -1,6 +1,6 @@
 //! Wrappers that pick a non-default integer encoding: [`Fixed`] and [`Tagged`].
 
-use super::{Deserialize, Serialize};
+use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::Result;
 use crate::types::TypeId;
@@ -32,10 +32,11 @@ pub struct Tagged<T>(pub T);
 
 macro_rules! wrapped {
     ($wrap:ident, $t:ty, $id:ident, $max:expr, $write:ident, $read:ident) => {
-        impl Serialize for $wrap<$t> {
+        impl WireType for $wrap<$t> {
             const TYPE_ID: TypeId = TypeId::$id;
-            const MAX_SIZE: usize = $max;
+        }
 
+        impl Serialize for $wrap<$t> {
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 ctx.writer.$write(self.0);
@@ -43,19 +44,19 @@ macro_rules! wrapped {
             }
         }
 
-        impl Deserialize for $wrap<$t> {
+        impl<'de> Deserialize<'de> for $wrap<$t> {
             #[inline]
             fn missing() -> Option<Self> {
                 Some(Self::default())
             }
 
             #[inline]
-            fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+            fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 ctx.reader.$read().map($wrap)
             }
 
             #[inline]
-            fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+            fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 if id == TypeId::$id {
                     Self::read_data(ctx)
                 } else {

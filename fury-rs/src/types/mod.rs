@@ -2,6 +2,7 @@
 
 use crate::error::ErrorKind;
 
+#[allow(dead_code)] // shared with the derive, which uses other parts of it
 pub(crate) mod table;
 
 /// Internal type ids of the xlang format, as pyfory 1.7.7 and the official crates number them.
@@ -155,7 +156,7 @@ impl TypeId {
 
     /// This type's row of the wire-type table.
     #[inline]
-    pub(crate) const fn row(self) -> &'static table::WireType {
+    pub(crate) const fn row(self) -> &'static table::TypeRow {
         &table::WIRE_TYPES[self as usize]
     }
 
@@ -290,6 +291,9 @@ mod tests {
             std::fs::write(path, &want).unwrap();
         }
         let have = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(have == want, "spec/wire-types.json is stale: run with FURY_BLESS=1");
+        assert!(
+            have == want,
+            "spec/wire-types.json is stale: run with FURY_BLESS=1"
+        );
     }
 }

@@ -70,7 +70,7 @@ impl Family {
 
 /// One wire type.
 #[derive(Clone, Copy, Debug)]
-pub struct WireType {
+pub struct TypeRow {
     /// The type id byte.
     pub id: u8,
     /// The spec's upper-case name (`VARINT32`); its lower-case form is the name the
@@ -90,14 +90,14 @@ pub struct WireType {
     pub user_id: bool,
 }
 
-const fn row(id: u8, name: &'static str, size: u8, compressed: bool, family: Family) -> WireType {
+const fn row(id: u8, name: &'static str, size: u8, compressed: bool, family: Family) -> TypeRow {
     let tracked = matches!(
         family,
         Family::List | Family::Set | Family::Map | Family::Binary
     );
     // The kinds registered by id (ENUM 25, STRUCT 27, EXT 31, TYPED_UNION 34).
     let user_id = matches!(id, 25 | 27 | 31 | 34);
-    WireType {
+    TypeRow {
         id,
         name,
         size,
@@ -109,7 +109,7 @@ const fn row(id: u8, name: &'static str, size: u8, compressed: bool, family: Fam
 }
 
 /// Every wire type, indexed by its id: `WIRE_TYPES[i].id == i`.
-pub const WIRE_TYPES: [WireType; 57] = {
+pub const WIRE_TYPES: [TypeRow; 57] = {
     use Family::*;
     [
         row(0, "UNKNOWN", 0, false, Unknown),
@@ -173,7 +173,7 @@ pub const WIRE_TYPES: [WireType; 57] = {
 };
 
 /// The row of type id `id`, if it names a wire type.
-pub const fn wire_type(id: u8) -> Option<&'static WireType> {
+pub const fn wire_type(id: u8) -> Option<&'static TypeRow> {
     if (id as usize) < WIRE_TYPES.len() {
         Some(&WIRE_TYPES[id as usize])
     } else {
@@ -182,7 +182,7 @@ pub const fn wire_type(id: u8) -> Option<&'static WireType> {
 }
 
 /// The row whose name is `name` (upper-case, as in the spec).
-pub fn wire_type_named(name: &str) -> Option<&'static WireType> {
+pub fn wire_type_named(name: &str) -> Option<&'static TypeRow> {
     WIRE_TYPES.iter().find(|t| t.name == name)
 }
 

@@ -6,16 +6,23 @@ use crate::error::{ErrorKind, Result};
 use crate::resolver::Registry;
 use crate::serializer::array::{read_dense, write_dense};
 use crate::serializer::{
-    read_elements, read_map, write_elements, write_map, Deserialize, Serialize,
+    read_elements, read_map, write_elements, write_map, Deserialize, Serialize, WireType,
 };
 use crate::types::TypeId;
 
-impl Serialize for Value {
+impl WireType for Value {
     /// A `Value` has no static type: its type info comes from the variant.
     const TYPE_ID: TypeId = TypeId::Unknown;
     const NULLABLE: bool = true;
     const FIELD_NULLABLE: bool = false;
+    /// A `Value` always carries its type info, even in a declared position.
+    #[inline]
+    fn needs_type_info(_registry: &Registry) -> bool {
+        true
+    }
+}
 
+impl Serialize for Value {
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let id = match self {
@@ -25,12 +32,6 @@ impl Serialize for Value {
         };
         ctx.writer.u8(id);
         Ok(())
-    }
-
-    /// A `Value` always carries its type info, even in a declared position.
-    #[inline]
-    fn needs_type_info(_registry: &Registry) -> bool {
-        true
     }
 
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
@@ -152,8 +153,8 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
     Ok(())
 }
 
-impl Deserialize for Value {
-    fn read_data(ctx: &mut ReadContext) -> Result<Self> {
+impl<'de> Deserialize<'de> for Value {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         Err(ctx.error(ErrorKind::Invalid {
             what: "a declared element type where a dynamic Value needs its type id".to_string(),
         }))
@@ -161,7 +162,7 @@ impl Deserialize for Value {
 
     /// Reads what follows the kind byte of user types: the user id, the names, or the
     /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
-    fn read_type_info_rest(ctx: &mut ReadContext, id: TypeId) -> Result<()> {
+    fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         match id {
             TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
                 ctx.reader.var_u32()?;
@@ -182,7 +183,7 @@ impl Deserialize for Value {
         Ok(())
     }
 
-    fn read_typed(ctx: &mut ReadContext, id: TypeId) -> Result<Self> {
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         // As for writing: containers here, leaves in their own frame.
         match id {
             TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
@@ -215,7 +216,7 @@ impl Deserialize for Value {
     }
 
     /// A back reference stays a reference: [`Value::Ref`].
-    fn from_ref(ctx: &ReadContext, id: u32, at: usize) -> Result<Self> {
+    fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
         if (id as usize) < ctx.ref_count() {
             Ok(Value::Ref(id))
         } else {
@@ -239,7 +240,7 @@ impl Deserialize for Value {
 }
 
 #[inline(never)]
-fn read_leaf(ctx: &mut ReadContext, id: TypeId) -> Result<Value> {
+fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
     let r = &mut ctx.reader;
     Ok(match id {
         TypeId::None => Value::Null,
