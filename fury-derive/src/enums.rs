@@ -1,53 +1,36 @@
-//! Code generation for unit-only enums: the variant id as a varuint32.
+//! Code generation for enums whose variants have no fields: the variant id as a varuint32.
 
-use crate::attrs;
+use crate::ast::{Container, Variant};
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::spanned::Spanned;
 
-pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<TokenStream> {
-    let name = &input.ident;
-    let type_attrs = attrs::type_attrs(&input.attrs)?;
-    let mut ids = std::collections::HashMap::new();
+pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
+    let name = cont.ident;
+    let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
+    let de_impl_generics = crate::structs::de_impl_generics(cont.generics);
     let mut arms_write = Vec::new();
     let mut arms_read = Vec::new();
-    for (index, v) in data.variants.iter().enumerate() {
-        if !matches!(v.fields, syn::Fields::Unit) {
-            return Err(syn::Error::new(
-                v.span(),
-                "#[derive(FuryObject)] supports enums whose variants have no fields",
-            ));
-        }
-        let va = attrs::variant_attrs(&v.attrs)?;
-        let id = match va.id {
-            Some(id) => id,
-            None => {
-                u32::try_from(index).map_err(|_| syn::Error::new(v.span(), "too many variants"))?
-            }
-        };
-        if let Some(prev) = ids.insert(id, v.ident.to_string()) {
-            return Err(syn::Error::new(
-                v.span(),
-                format!("duplicate enum variant id {id}: already used by `{prev}`"),
-            ));
-        }
-        let ident = &v.ident;
-        arms_write.push(quote! { #name::#ident => #id, });
-        arms_read.push(quote! { #id => #name::#ident, });
+    for (index, v) in variants.iter().enumerate() {
+        let id = v.attrs.id.get().copied().unwrap_or(index as u32);
+        let ident = v.ident;
+        arms_write.push(quote! { Self::#ident => #id, });
+        arms_read.push(quote! { #id => Self::#ident, });
     }
-    let registration = crate::structs::registration(&type_attrs);
-    let first = data.variants.first().map(|v| &v.ident);
-    let missing = match first {
-        Some(v) => quote! { ::std::option::Option::Some(#name::#v) },
+    let registration = crate::structs::registration(cont);
+    let missing = match variants.first() {
+        Some(v) => {
+            let v = v.ident;
+            quote! { ::std::option::Option::Some(Self::#v) }
+        }
         None => quote! { ::std::option::Option::None },
     };
-    Ok(quote! {
+    quote! {
         const _: () = {
-            impl ::fury::WireType for #name {
+            impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
                 const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Enum;
             }
 
-            impl ::fury::Serialize for #name {
+            impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
                 #[inline]
                 fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ::fury::__private::write_user_type_info::<Self>(ctx)
@@ -64,11 +47,9 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                     ctx.writer.var_u32(id);
                     ::std::result::Result::Ok(())
                 }
-
-
             }
 
-            impl<'de> ::fury::Deserialize<'de> for #name {
+            impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
                 #[inline]
                 fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
                     ::fury::__private::read_user_type_info::<Self>(ctx, id)
@@ -97,7 +78,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 }
             }
 
-            impl ::fury::FuryObject for #name {
+            impl #impl_generics ::fury::FuryObject for #name #ty_generics #where_clause {
                 const KIND: ::fury::UserKind = ::fury::UserKind::Enum;
 
                 fn registration() -> ::std::option::Option<::fury::Registration> {
@@ -111,5 +92,5 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataEnum) -> syn::Result<Tok
                 }
             }
         };
-    })
+    }
 }

@@ -1,12 +1,21 @@
-//! Struct fields: classification by Rust type, and the wire order of the xlang format.
+//! Serialized fields: what the derive can tell from the spelling of their types, and the
+//! field order that spelling implies.
+//!
+//! The spelling is only a guess that lets the common case get code with the order built in:
+//! the real order comes from the field types' `WireType` metadata at compile time
+//! (`fury::__private::field_order`), and generated code checks the guess against it, falling
+//! back to general code where they differ (a type alias of a primitive, a generic parameter).
 
-use crate::attrs::{Encoding, FieldAttrs};
+use crate::ast;
+use crate::attr::{DefaultValue, Encoding};
+use crate::snake::snake_case;
+use crate::table;
 use syn::{GenericArgument, PathArguments, Type};
 
-/// A primitive field's place in the ordering: wire type id, size in bytes, and whether the
-/// encoding is variable-length.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A primitive field's place in the ordering, from the wire-type table.
+#[derive(Clone, Copy, Debug)]
 pub struct Prim {
+    pub name: &'static str,
     pub type_id: u8,
     pub size: u8,
     pub compressed: bool,
@@ -24,62 +33,39 @@ pub enum Codec {
 }
 
 /// One serialized field.
-pub struct Field {
-    pub ident: syn::Ident,
-    pub ty: Type,
-    /// Name on the wire (after `rename`), as the peers' field name.
+pub struct Plan<'a> {
+    pub member: syn::Member,
+    pub ty: &'a Type,
+    /// Name on the wire (after `rename`; `_0`, `_1`, ... for tuple fields).
     pub wire_name: String,
     pub snake: String,
     pub tag: Option<u32>,
-    /// `Option<..>` in Rust.
+    /// Spelled `Option<..>`.
     pub is_option: bool,
-    /// `#[fury(nullable)]` on a non-`Option` field.
+    /// `#[fury(nullable)]`.
     pub flagged: bool,
-    /// `#[fury(ref)]`: the field tracks references (with tracking on).
+    /// `#[fury(ref)]`.
     pub track_ref: bool,
-    /// The base scalar type's name when it is one of the integer types an encoding applies to.
-    pub int_base: Option<String>,
     pub encoding: Option<Encoding>,
-    /// The type inside `Option`, or the type itself.
+    /// The spelled integer type an encoding applies to (`i32`, `u64`, ...), after `Option`.
+    pub int_base: Option<String>,
+    /// The type inside a spelled `Option`, or the type itself.
     pub inner: Type,
-    /// The base type ident when the field is a primitive scalar (after `Option`).
+    /// The spelled primitive (`i32`, `f64`, `Fixed<i64>`, ...), after `Option`.
     pub scalar: Option<String>,
-    /// The type (after `Option`) is written `String`, with no generic arguments.
+    /// Spelled `String` (after `Option`).
     pub is_string: bool,
-}
-
-/// Converts a field name to snake_case the way the peers do: an upper-case letter starts a
-/// new word after a lower-case letter or digit, or after an upper-case letter when a
-/// lower-case letter follows; trailing underscores are dropped.
-pub fn snake_case(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::with_capacity(name.len() + 4);
-    let mut prev: Option<char> = None;
-    for (i, &c) in chars.iter().enumerate() {
-        if c == '_' {
-            out.push('_');
-            prev = Some(c);
-            continue;
-        }
-        if c.is_uppercase() {
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            let after_word = prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
-            let after_upper = prev.is_some_and(|p| p.is_uppercase());
-            if !out.is_empty() && !out.ends_with('_') && (after_word || (after_upper && next_lower))
-            {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-        prev = Some(c);
-    }
-    out.trim_end_matches('_').to_string()
+    /// `#[fury(with = "module")]`.
+    pub with: Option<syn::Path>,
+    pub default: Option<&'a DefaultValue>,
+    /// Position of the name key among the struct's fields (tag ids first).
+    pub rank: u32,
+    /// Position in declaration order among the serialized fields.
+    pub index: usize,
 }
 
 /// `Option<T>` -> `Some(T)`.
-fn option_inner(ty: &Type) -> Option<&Type> {
+pub fn option_inner(ty: &Type) -> Option<&Type> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     if last.ident != "Option" {
@@ -94,149 +80,139 @@ fn option_inner(ty: &Type) -> Option<&Type> {
     }
 }
 
-/// The last path segment's ident of a plain path type (`i32`, `fury::F16`).
-fn last_ident(ty: &Type) -> Option<String> {
+/// The ident of a plain path type without generic arguments (`i32`, `fury::F16`).
+pub fn plain_ident(ty: &Type) -> Option<String> {
     match ty {
-        Type::Path(p) if p.qself.is_none() => p.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .filter(|s| s.arguments.is_empty())
+            .map(|s| s.ident.to_string()),
         _ => None,
     }
 }
 
-/// The first generic argument's last ident (`Fixed<i32>` -> `i32`).
-fn wrapped_ident(ty: &Type) -> Option<String> {
+/// `Fixed<i32>` -> `("Fixed", "i32")`.
+fn wrapper(ty: &Type) -> Option<(String, String)> {
     let Type::Path(p) = ty else { return None };
     let last = p.path.segments.last()?;
     let PathArguments::AngleBracketed(args) = &last.arguments else {
         return None;
     };
     match args.args.first()? {
-        GenericArgument::Type(t) => last_ident(t),
+        GenericArgument::Type(t) => Some((last.ident.to_string(), plain_ident(t)?)),
         _ => None,
     }
 }
 
-impl Field {
-    pub fn new(ident: syn::Ident, ty: Type, attrs: &FieldAttrs) -> syn::Result<Self> {
-        let wire_name = attrs
-            .rename
-            .clone()
-            .unwrap_or_else(|| ident.to_string().trim_start_matches("r#").to_string());
-        let is_option = option_inner(&ty).is_some();
-        let inner = option_inner(&ty).cloned().unwrap_or_else(|| ty.clone());
-        let base = last_ident(&inner);
+impl<'a> Plan<'a> {
+    pub fn new(f: &'a ast::Field<'a>, index: usize) -> Self {
+        let a = &f.attrs;
+        let wire_name = match (a.rename.get(), &f.member) {
+            (Some(r), _) => r.clone(),
+            (None, syn::Member::Named(i)) => i.to_string().trim_start_matches("r#").to_string(),
+            (None, syn::Member::Unnamed(i)) => format!("_{}", i.index),
+        };
+        let with = a.with.get().cloned();
+        let is_option = with.is_none() && option_inner(f.ty).is_some();
+        let inner = option_inner(f.ty)
+            .filter(|_| is_option)
+            .cloned()
+            .unwrap_or_else(|| f.ty.clone());
+        let base = plain_ident(&inner).filter(|_| with.is_none());
         let int_base = base
             .clone()
             .filter(|b| matches!(b.as_str(), "i32" | "i64" | "u32" | "u64"));
-        let is_string = base.as_deref() == Some("String")
-            && matches!(&inner, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.arguments.is_empty()));
+        let is_string = base.as_deref() == Some("String");
         let scalar = match base.as_deref() {
             Some(
-                "bool" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f32"
-                | "f64" | "F16" | "BF16",
-            ) if matches!(&inner, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.arguments.is_empty())) => {
-                base.clone()
-            }
-            Some(w @ ("Fixed" | "Tagged")) => {
-                let arg = wrapped_ident(&inner);
-                match (w, arg.as_deref()) {
-                    ("Fixed", Some(a @ ("i32" | "i64" | "u32" | "u64"))) => {
-                        Some(format!("Fixed<{a}>"))
+                b @ ("bool" | "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f32"
+                | "f64" | "F16" | "BF16"),
+            ) => Some(b.to_string()),
+            _ if with.is_some() => None,
+            _ => match wrapper(&inner) {
+                Some((w, arg)) => match (w.as_str(), arg.as_str()) {
+                    ("Fixed", "i32" | "i64" | "u32" | "u64") | ("Tagged", "i64" | "u64") => {
+                        Some(format!("{w}<{arg}>"))
                     }
-                    ("Tagged", Some(a @ ("i64" | "u64"))) => Some(format!("Tagged<{a}>")),
                     _ => None,
-                }
-            }
-            _ => None,
+                },
+                None => None,
+            },
         };
-        if let Some((enc, span)) = attrs.encoding {
-            let ok = matches!(
-                (int_base.as_deref(), enc),
-                (Some(_), Encoding::Varint | Encoding::Fixed)
-                    | (Some("i64" | "u64"), Encoding::Tagged)
-            );
-            if !ok || scalar.as_deref() != int_base.as_deref() {
-                return Err(syn::Error::new(
-                    span,
-                    "`encoding` applies to i32, u32, i64 and u64 fields (and their Option); \
-                     \"tagged\" only to i64 and u64",
-                ));
-            }
-        }
-        Ok(Field {
+        Plan {
             snake: snake_case(&wire_name),
             wire_name,
-            tag: attrs.tag,
+            tag: a.tag.get().copied(),
             is_option,
-            flagged: attrs.nullable && !is_option,
-            track_ref: attrs.track_ref,
-            encoding: attrs.encoding.map(|(e, _)| e),
-            int_base: if scalar.as_deref() == int_base.as_deref() {
-                int_base
-            } else {
-                None
-            },
-            ident,
-            ty,
+            flagged: a.nullable.is_set(),
+            track_ref: a.track_ref.get().copied().unwrap_or(false),
+            encoding: a.encoding.get().copied(),
+            int_base,
+            member: f.member.clone(),
+            ty: f.ty,
             inner,
             scalar,
             is_string,
-        })
-    }
-
-    /// True when the field's wire form is nullable (Option, or declared nullable).
-    pub fn nullable(&self) -> bool {
-        self.is_option || self.flagged
+            with,
+            default: a.default.get(),
+            rank: 0,
+            index,
+        }
     }
 
     /// The wrapper used when `compress_int` is as given.
     pub fn codec(&self, compress_int: bool) -> Codec {
-        match (self.int_base.as_deref(), self.encoding) {
+        match (self.encoding, self.int_base.is_some()) {
+            (Some(Encoding::Fixed), _) => Codec::Fixed,
+            (Some(Encoding::Tagged), _) => Codec::Tagged,
+            (Some(Encoding::Varint), _) => Codec::Plain,
+            (None, true) if !compress_int => Codec::Fixed,
             (None, _) => Codec::Plain,
-            (Some(_), Some(Encoding::Fixed)) => Codec::Fixed,
-            (Some(_), Some(Encoding::Tagged)) => Codec::Tagged,
-            (Some(_), Some(Encoding::Varint)) => Codec::Plain,
-            (Some(_), None) if compress_int => Codec::Plain,
-            (Some(_), None) => Codec::Fixed,
         }
     }
 
-    /// Type id, size and compression of a primitive field; `None` for other fields.
+    /// The guessed wire type of a primitive field; `None` for other fields.
     pub fn prim(&self, compress_int: bool) -> Option<Prim> {
         let scalar = self.scalar.as_deref()?;
-        let codec = self.codec(compress_int);
-        let p = |type_id, size, compressed| {
-            Some(Prim {
-                type_id,
-                size,
-                compressed,
-            })
+        let name = match (scalar, self.codec(compress_int)) {
+            ("bool", _) => "BOOL",
+            ("i8", _) => "INT8",
+            ("i16", _) => "INT16",
+            ("u8", _) => "UINT8",
+            ("u16", _) => "UINT16",
+            ("F16", _) => "FLOAT16",
+            ("BF16", _) => "BFLOAT16",
+            ("f32", _) => "FLOAT32",
+            ("f64", _) => "FLOAT64",
+            ("i32", Codec::Plain) => "VARINT32",
+            ("i32", _) | ("Fixed<i32>", _) => "INT32",
+            ("i64", Codec::Plain) => "VARINT64",
+            ("i64", Codec::Fixed) | ("Fixed<i64>", _) => "INT64",
+            ("i64", Codec::Tagged) | ("Tagged<i64>", _) => "TAGGED_INT64",
+            ("u32", Codec::Plain) => "VAR_UINT32",
+            ("u32", _) | ("Fixed<u32>", _) => "UINT32",
+            ("u64", Codec::Plain) => "VAR_UINT64",
+            ("u64", Codec::Fixed) | ("Fixed<u64>", _) => "UINT64",
+            ("u64", Codec::Tagged) | ("Tagged<u64>", _) => "TAGGED_UINT64",
+            _ => return None,
         };
-        match (scalar, codec) {
-            ("bool", _) => p(1, 1, false),
-            ("i8", _) => p(2, 1, false),
-            ("i16", _) => p(3, 2, false),
-            ("i32", Codec::Plain) => p(5, 4, true),
-            ("i32", _) | ("Fixed<i32>", _) => p(4, 4, false),
-            ("i64", Codec::Plain) => p(7, 8, true),
-            ("i64", Codec::Fixed) | ("Fixed<i64>", _) => p(6, 8, false),
-            ("i64", Codec::Tagged) | ("Tagged<i64>", _) => p(8, 8, true),
-            ("u8", _) => p(9, 1, false),
-            ("u16", _) => p(10, 2, false),
-            ("u32", Codec::Plain) => p(12, 4, true),
-            ("u32", _) | ("Fixed<u32>", _) => p(11, 4, false),
-            ("u64", Codec::Plain) => p(14, 8, true),
-            ("u64", Codec::Fixed) | ("Fixed<u64>", _) => p(13, 8, false),
-            ("u64", Codec::Tagged) | ("Tagged<u64>", _) => p(15, 8, true),
-            ("F16", _) => p(17, 2, false),
-            ("BF16", _) => p(18, 2, false),
-            ("f32", _) => p(19, 4, false),
-            ("f64", _) => p(20, 8, false),
-            _ => None,
-        }
+        let row = table::wire_type_named(name)?;
+        Some(Prim {
+            name: row.name,
+            type_id: row.id,
+            size: row.size,
+            compressed: row.compressed,
+        })
     }
 
-    /// Sort key shared by every group: tag ids first (by id), then by snake_case name, then
-    /// by the name itself.
+    /// True when the spelling says the field's wire form is nullable.
+    pub fn spelled_nullable(&self) -> bool {
+        self.is_option || self.flagged
+    }
+
+    /// Sort key of names: tag ids first (by id), then by snake_case name, then by the name.
     pub fn name_key(&self) -> (u8, u32, String, String) {
         match self.tag {
             Some(t) => (0, t, String::new(), String::new()),
@@ -253,56 +229,34 @@ impl Field {
     }
 }
 
-/// Indices of `fields` in wire order for the given `compress_int`: non-nullable primitives,
-/// then nullable primitives (each: fixed-size before variable-length, larger first, then by
-/// type id, then by name key), then every other field by name key.
-pub fn wire_order(fields: &[Field], compress_int: bool) -> Vec<usize> {
-    let mut prims = Vec::new();
-    let mut nullable_prims = Vec::new();
-    let mut others = Vec::new();
-    for (i, f) in fields.iter().enumerate() {
-        match f.prim(compress_int) {
-            Some(p) if f.nullable() => nullable_prims.push((i, p)),
-            Some(p) => prims.push((i, p)),
-            None => others.push(i),
-        }
+/// Sets each plan's `rank`: its position when sorted by name key.
+pub fn rank(plans: &mut [Plan]) {
+    let mut by_name: Vec<usize> = (0..plans.len()).collect();
+    by_name.sort_by_key(|&i| plans[i].name_key());
+    for (r, i) in by_name.into_iter().enumerate() {
+        plans[i].rank = r as u32;
     }
-    let prim_key = |&(i, p): &(usize, Prim)| {
-        (
-            p.compressed,
-            std::cmp::Reverse(p.size),
-            p.type_id,
-            fields[i].name_key(),
-        )
-    };
-    prims.sort_by_key(prim_key);
-    nullable_prims.sort_by_key(prim_key);
-    others.sort_by_key(|&i| fields[i].name_key());
-    prims
-        .into_iter()
-        .chain(nullable_prims)
-        .map(|(i, _)| i)
-        .chain(others)
-        .collect()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::snake_case;
-
-    #[test]
-    fn snake_case_matches_the_peers() {
-        for (input, want) in [
-            ("myField", "my_field"),
-            ("MyHTTPServer2", "my_http_server2"),
-            ("already_snake", "already_snake"),
-            ("ABC", "abc"),
-            ("userID", "user_id"),
-            ("x1Y", "x1_y"),
-            ("trailing_", "trailing"),
-            ("_private", "_private"),
-        ] {
-            assert_eq!(snake_case(input), want, "{input}");
+/// Indices of `plans` in the wire order that their spelling implies, for `compress_int`:
+/// non-nullable primitives, then nullable primitives (each: fixed-size before
+/// variable-length, larger first, then by type id, then by name), then every other field by
+/// name. The same rules as `fury::__private::field_order`, applied to the guesses.
+pub fn guessed_order(plans: &[Plan], compress_int: bool) -> Vec<usize> {
+    let key = |i: usize| {
+        let f = &plans[i];
+        match f.prim(compress_int) {
+            Some(p) => (
+                f.spelled_nullable() as u8,
+                p.compressed,
+                std::cmp::Reverse(p.size),
+                p.type_id,
+                f.rank,
+            ),
+            None => (2, false, std::cmp::Reverse(0), 0, f.rank),
         }
-    }
+    };
+    let mut order: Vec<usize> = (0..plans.len()).collect();
+    order.sort_by_key(|&i| key(i));
+    order
 }

@@ -1,40 +1,54 @@
 //! Derive macros for the `fury` crate: `#[derive(FuryObject)]`.
 //!
-//! For a struct with named fields, the derive generates `fury::Serialize`,
-//! `fury::Deserialize` and `fury::FuryObject` implementations that write the fields directly,
-//! in the xlang field order, which is computed here at compile time. For a unit-only enum it
-//! writes the variant id. See the `fury` crate for the attributes.
+//! For a struct (named fields, tuple or unit, generic or not), the derive generates
+//! `fury::WireType`, `fury::Serialize`, `fury::Deserialize` and `fury::FuryObject`
+//! implementations that write the fields directly, in the xlang field order. For an enum
+//! whose variants have no fields it writes the variant id. The attributes are documented on
+//! `fury::FuryObject`.
+//!
+//! The derive works in three passes over one parsed model, as serde's does: attributes are
+//! parsed once (`attr`), checked against each other (`check`), then code is generated
+//! (`structs`, `enums`); every error of every pass is reported, each at its span.
 
-mod attrs;
+mod ast;
+mod attr;
+mod bound;
+mod check;
+mod ctxt;
 mod enums;
 mod fields;
 mod structs;
 
+// The runtime's wire-type table and snake_case, shared as source (one copy of each).
+#[path = "../../fury-rs/src/types/snake.rs"]
+mod snake;
+#[allow(dead_code)]
+#[path = "../../fury-rs/src/types/table.rs"]
+mod table;
+
 use proc_macro::TokenStream;
 
-/// Implements `fury::Serialize`, `fury::Deserialize` and `fury::FuryObject`.
-///
-/// Type attributes: `#[fury(id = N)]` or `#[fury(namespace = "..", name = "..")]` (used by
-/// `Fury::register`). Field attributes: `#[fury(id = N)]` (tag id), `#[fury(rename = "..")]`,
-/// `#[fury(skip)]` (read as `Default`), `#[fury(nullable)]`, `#[fury(encoding = "fixed" |
-/// "varint" | "tagged")]` for i32/u32/i64/u64. Variant attribute: `#[fury(id = N)]`.
+/// Implements `fury::WireType`, `fury::Serialize`, `fury::Deserialize` and
+/// `fury::FuryObject`; see `fury::FuryObject` for the attributes.
 #[proc_macro_derive(FuryObject, attributes(fury))]
 pub fn derive_fury_object(input: TokenStream) -> TokenStream {
-    let ast = syn::parse_macro_input!(input as syn::DeriveInput);
-    let result = if !ast.generics.params.is_empty() {
-        Err(syn::Error::new_spanned(
-            &ast.generics,
-            "#[derive(FuryObject)] does not support generic types yet",
-        ))
-    } else {
-        match &ast.data {
-            syn::Data::Struct(s) => structs::derive(&ast, s),
-            syn::Data::Enum(e) => enums::derive(&ast, e),
-            syn::Data::Union(_) => Err(syn::Error::new_spanned(
-                &ast.ident,
-                "#[derive(FuryObject)] supports structs and enums, not unions",
-            )),
-        }
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    expand(&input)
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
+}
+
+fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
+    let cx = ctxt::Ctxt::default();
+    let Some(cont) = ast::Container::from_ast(&cx, input) else {
+        cx.check()?;
+        return Ok(proc_macro2::TokenStream::new());
     };
-    result.unwrap_or_else(|e| e.to_compile_error()).into()
+    check::check(&cx, &cont);
+    let out = match &cont.data {
+        ast::Data::Struct(style, fields) => structs::derive(&cx, &cont, *style, fields),
+        ast::Data::Enum(variants) => enums::derive(&cont, variants),
+    };
+    cx.check()?;
+    Ok(out)
 }

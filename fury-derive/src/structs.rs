@@ -1,117 +1,249 @@
-//! Code generation for structs with named fields (same-schema layout).
+//! Code generation for structs: named, tuple and unit structs, and `transparent` newtypes.
+//!
+//! Each body is generated twice over: with the field order that the spelling of the field
+//! types implies built in (rooms for runs of primitives, one struct literal read in wire
+//! order), and in a general form that follows the order computed from the types' metadata.
+//! A constant chooses between them, so the compiler keeps one.
 
-use crate::attrs::{self, TypeAttrs};
-use crate::fields::{wire_order, Codec, Field};
+use crate::ast::{Container, Field, Style};
+use crate::attr::DefaultValue;
+use crate::ctxt::Ctxt;
+use crate::fields::{guessed_order, rank, Codec, Plan};
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::{format_ident, quote};
 
-pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<TokenStream> {
-    let name = &input.ident;
-    let type_attrs = attrs::type_attrs(&input.attrs)?;
-    let named = match &data.fields {
-        syn::Fields::Named(n) => n,
-        syn::Fields::Unnamed(u) => {
-            return Err(syn::Error::new(
-                u.span(),
-                "#[derive(FuryObject)] supports structs with named fields; tuple structs are not supported",
-            ))
-        }
-        syn::Fields::Unit => {
-            return Err(syn::Error::new(
-                input.ident.span(),
-                "#[derive(FuryObject)] supports structs with named fields; use `struct Name {}` for an empty struct",
-            ))
-        }
-    };
+/// The names every generated impl uses.
+struct Names<'a> {
+    name: &'a syn::Ident,
+    impl_generics: syn::ImplGenerics<'a>,
+    ty_generics: syn::TypeGenerics<'a>,
+    where_clause: syn::WhereClause,
+    /// `<'de, ...>` for the `Deserialize<'de>` impl.
+    de_impl_generics: TokenStream,
+}
 
-    let mut fields = Vec::new();
-    let mut skipped = Vec::new();
-    let mut tags = std::collections::HashMap::new();
-    for f in &named.named {
-        let Some(ident) = f.ident.clone() else {
-            continue;
-        };
-        let fa = attrs::field_attrs(&f.attrs)?;
-        if fa.skip {
-            skipped.push(ident);
-            continue;
-        }
-        if let Some(tag) = fa.tag {
-            if let Some(prev) = tags.insert(tag, ident.to_string()) {
-                return Err(syn::Error::new(
-                    f.span(),
-                    format!("duplicate field id {tag}: already used by field `{prev}`"),
-                ));
-            }
-        }
-        fields.push(Field::new(ident, f.ty.clone(), &fa)?);
-    }
+pub fn derive(cx: &Ctxt, cont: &Container, style: Style, fields: &[Field]) -> TokenStream {
+    let mut plans: Vec<Plan> = fields
+        .iter()
+        .filter(|f| !f.attrs.skip.is_set())
+        .enumerate()
+        .map(|(i, f)| Plan::new(f, i))
+        .collect();
+    rank(&mut plans);
     let mut seen = std::collections::HashMap::new();
-    for f in &fields {
-        if f.tag.is_none() {
-            if let Some(prev) = seen.insert(f.snake.clone(), f.ident.to_string()) {
-                return Err(syn::Error::new(
-                    f.ident.span(),
-                    format!(
-                        "fields `{prev}` and `{}` have the same wire name `{}`",
-                        f.ident, f.snake
-                    ),
-                ));
-            }
+    for p in plans.iter().filter(|p| p.tag.is_none()) {
+        if let Some(prev) = seen.insert(p.snake.clone(), p.wire_name.clone()) {
+            cx.error_spanned_by(
+                p.ty,
+                format!(
+                    "fields `{prev}` and `{}` have the same wire name `{}`",
+                    p.wire_name, p.snake
+                ),
+            );
         }
     }
+    let skipped: Vec<syn::Member> = fields
+        .iter()
+        .filter(|f| f.attrs.skip.is_set())
+        .map(|f| f.member.clone())
+        .collect();
+    let where_clause = crate::bound::where_clause(cont, &plans);
+    let (impl_generics, ty_generics, _) = cont.generics.split_for_impl();
+    let de_impl_generics = de_impl_generics(cont.generics);
+    let names = Names {
+        name: cont.ident,
+        impl_generics,
+        ty_generics,
+        where_clause,
+        de_impl_generics,
+    };
+    if cont.attrs.transparent.is_set() {
+        return match plans.first() {
+            Some(p) => transparent(&names, p, &skipped),
+            None => TokenStream::new(),
+        };
+    }
+    let _ = style;
+    object(cont, &names, &plans, &skipped)
+}
 
-    let checks = fields.iter().map(type_check);
-    let order_c = wire_order(&fields, true);
-    let order_f = wire_order(&fields, false);
-    let body_c = write_body(&fields, &order_c, true);
-    let body_f = write_body(&fields, &order_f, false);
-    let read_c = order_c.iter().map(|&i| read_field(&fields[i], true));
-    let read_f = order_f.iter().map(|&i| read_field(&fields[i], false));
-    let fingerprint_c = fingerprint(&fields, true);
-    let fingerprint_f = fingerprint(&fields, false);
-    let idents: Vec<_> = fields.iter().map(|f| &f.ident).collect();
-    let registration = registration(&type_attrs);
-    let field_tys: Vec<_> = fields.iter().map(|f| &f.ty).collect();
-    let type_name = name.to_string();
-    // The evolved read: one slot per field, numbered by its position in the wire order for
-    // compress_int = true (the numbering of the plan).
-    let slots: Vec<_> = order_c
+fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) -> TokenStream {
+    let Names {
+        name,
+        impl_generics,
+        ty_generics,
+        where_clause,
+        de_impl_generics,
+    } = n;
+    let generic = !cont.generics.params.is_empty();
+    let count = plans.len();
+    let keys_c = plans.iter().map(|p| field_key(p, true));
+    let keys_f = plans.iter().map(|p| field_key(p, false));
+    let order_c = guessed_order(plans, true);
+    let order_f = guessed_order(plans, false);
+    let body_c = write_body(plans, &order_c, true);
+    let body_f = write_body(plans, &order_f, false);
+    let general_write = general_write(plans);
+    let read_c: Vec<_> = order_c
         .iter()
-        .map(|&i| format_ident!("__fury_slot_{}", fields[i].ident))
+        .map(|&i| read_init(&plans[i], true))
         .collect();
-    let slot_tys: Vec<_> = order_c
+    let read_f: Vec<_> = order_f
         .iter()
-        .map(|&i| codec_type(&fields[i], true))
+        .map(|&i| read_init(&plans[i], false))
         .collect();
-    let positions: Vec<_> = (0..order_c.len()).collect();
-    let slot_idents: Vec<_> = order_c.iter().map(|&i| &fields[i].ident).collect();
-    let slot_names: Vec<_> = order_c
-        .iter()
-        .map(|&i| fields[i].wire_name.clone())
-        .collect();
-    let slot_unwraps: Vec<_> = order_c
-        .iter()
-        .map(|&i| unwrap_codec(&fields[i], true))
-        .collect();
-    let typedef_c = order_c.iter().map(|&i| typedef_field(&fields[i], true));
-    let typedef_f = order_f.iter().map(|&i| typedef_field(&fields[i], false));
+    let general_read = general_read(plans, skipped);
+    let read_plan = read_plan(plans, skipped, &name.to_string());
+    let fingerprint_c = fingerprint(plans, true);
+    let fingerprint_f = fingerprint(plans, false);
+    let registration = registration(cont);
+    let typedef_infos = plans.iter().map(typedef_info);
+    let missing = plans.iter().map(|p| {
+        let m = &p.member;
+        let v = missing_value(p);
+        quote! { #m: #v }
+    });
+    let (hash_static, hash_get) = if generic {
+        (
+            quote! {},
+            quote! { ::fury::__private::registry_schema_hash::<Self>(registry, compress_int, Self::__fury_fingerprint) },
+        )
+    } else {
+        (
+            quote! {
+                static __FURY_HASH: ::fury::__private::SchemaHash = ::fury::__private::SchemaHash::new();
+            },
+            quote! { __FURY_HASH.get(compress_int, Self::__fury_fingerprint) },
+        )
+    };
+    let layout = quote! { <Self as ::fury::__private::StructLayout> };
 
-    Ok(quote! {
+    quote! {
         const _: () = {
-            #(#checks)*
+            #hash_static
 
-            fn __fury_fingerprint(compress_int: bool) -> ::std::string::String {
-                let mut out = ::std::string::String::new();
-                if compress_int { #fingerprint_c } else { #fingerprint_f }
-                out
+            impl #impl_generics ::fury::__private::StructLayout for #name #ty_generics #where_clause {
+                const ORDER_C: &'static [usize] = &::fury::__private::field_order::<#count>([#(#keys_c),*]);
+                const ORDER_F: &'static [usize] = &::fury::__private::field_order::<#count>([#(#keys_f),*]);
+                const AS_SPELLED: bool =
+                    ::fury::__private::same_order(Self::ORDER_C, &[#(#order_c),*])
+                    && ::fury::__private::same_order(Self::ORDER_F, &[#(#order_f),*]);
             }
 
-            static __FURY_HASH: ::fury::__private::SchemaHash =
-                ::fury::__private::SchemaHash::new();
+            impl #impl_generics #name #ty_generics #where_clause {
+                #[doc(hidden)]
+                fn __fury_fingerprint(compress_int: bool) -> ::std::string::String {
+                    let mut out = ::std::string::String::new();
+                    if compress_int { #fingerprint_c } else { #fingerprint_f }
+                    out
+                }
 
-            impl ::fury::WireType for #name {
+                #[doc(hidden)]
+                #[inline(always)]
+                fn __fury_hash(registry: &::fury::Registry, compress_int: bool) -> i32 {
+                    let _ = registry;
+                    #hash_get
+                }
+
+                /// What every body written in this call shares: the integer encoding, and
+                /// the schema hash that same-schema mode puts first (compatible mode shares
+                /// a TypeDef in the type info instead).
+                #[doc(hidden)]
+                #[inline(always)]
+                fn __fury_write_setup(
+                    ctx: &::fury::__private::WriteContext<'_>,
+                ) -> (bool, ::std::option::Option<i32>) {
+                    let compress_int = ctx.compress_int();
+                    let hash = if ctx.compatible() {
+                        ::std::option::Option::None
+                    } else {
+                        ::std::option::Option::Some(Self::__fury_hash(ctx.registry(), compress_int))
+                    };
+                    (compress_int, hash)
+                }
+
+                /// One struct body: the hash (if any) and the fields in wire order.
+                #[doc(hidden)]
+                #[inline(always)]
+                fn __fury_write_body(
+                    &self,
+                    ctx: &mut ::fury::__private::WriteContext<'_>,
+                    compress_int: bool,
+                    hash: ::std::option::Option<i32>,
+                ) -> ::fury::Result<()> {
+                    let this = self;
+                    if #layout::AS_SPELLED {
+                        if compress_int {
+                            #body_c
+                        } else {
+                            #body_f
+                        }
+                    } else {
+                        #general_write
+                    }
+                    ::std::result::Result::Ok(())
+                }
+
+                /// The payload of a value (`read_data`), inlined where the value is wanted.
+                #[doc(hidden)]
+                #[inline(always)]
+                fn __fury_read_data<'de>(
+                    ctx: &mut ::fury::__private::ReadContext<'de, '_>,
+                ) -> ::fury::Result<Self> {
+                    ctx.enter()?;
+                    let compress_int = ctx.compress_int();
+                    let value = if ctx.compatible() {
+                        match ::fury::__private::plan_for::<Self>(ctx, compress_int)? {
+                            ::std::option::Option::None => Self::__fury_read_local(ctx, compress_int)?,
+                            ::std::option::Option::Some(plan) => Self::__fury_read_plan(ctx, &plan)?,
+                        }
+                    } else {
+                        let hash = Self::__fury_hash(ctx.registry(), compress_int);
+                        ::fury::__private::check_schema_hash::<Self>(ctx, hash)?;
+                        Self::__fury_read_local(ctx, compress_int)?
+                    };
+                    ctx.leave();
+                    ::std::result::Result::Ok(value)
+                }
+
+                /// The fields in the local wire order. With the order built in: one struct
+                /// literal per integer encoding, its fields read in wire order right into it
+                /// (no locals between the reads and the value, which would be more moves of
+                /// large values).
+                #[doc(hidden)]
+                #[inline(always)]
+                fn __fury_read_local<'de>(
+                    ctx: &mut ::fury::__private::ReadContext<'de, '_>,
+                    compress_int: bool,
+                ) -> ::fury::Result<Self> {
+                    if #layout::AS_SPELLED {
+                        if compress_int {
+                            ::std::result::Result::Ok(Self {
+                                #(#read_c,)*
+                                #(#skipped: ::std::default::Default::default(),)*
+                            })
+                        } else {
+                            ::std::result::Result::Ok(Self {
+                                #(#read_f,)*
+                                #(#skipped: ::std::default::Default::default(),)*
+                            })
+                        }
+                    } else {
+                        #general_read
+                    }
+                }
+
+                /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
+                #[doc(hidden)]
+                fn __fury_read_plan<'de>(
+                    ctx: &mut ::fury::__private::ReadContext<'de, '_>,
+                    plan: &::fury::__private::ReadPlan,
+                ) -> ::fury::Result<Self> {
+                    #read_plan
+                }
+            }
+
+            impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
                 const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Struct;
                 const POLYMORPHIC: bool = true;
                 const REF_TYPE: bool = true;
@@ -128,8 +260,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
             }
 
-            impl ::fury::Serialize for #name {
-
+            impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
                 #[inline]
                 fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ::fury::__private::write_user_type_info::<Self>(ctx)
@@ -151,8 +282,8 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
 
                 fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ctx.enter()?;
-                    let (compress_int, hash) = __fury_write_setup(ctx);
-                    __fury_write_body(self, ctx, compress_int, hash)?;
+                    let (compress_int, hash) = Self::__fury_write_setup(ctx);
+                    self.__fury_write_body(ctx, compress_int, hash)?;
                     ctx.leave();
                     ::std::result::Result::Ok(())
                 }
@@ -168,16 +299,16 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 {
                     // The set-up of `write_data`, once for the whole run.
                     ctx.enter()?;
-                    let (compress_int, hash) = __fury_write_setup(ctx);
+                    let (compress_int, hash) = Self::__fury_write_setup(ctx);
                     for item in items {
-                        __fury_write_body(item, ctx, compress_int, hash)?;
+                        item.__fury_write_body(ctx, compress_int, hash)?;
                     }
                     ctx.leave();
                     ::std::result::Result::Ok(())
                 }
             }
 
-            impl<'de> ::fury::Deserialize<'de> for #name {
+            impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
                 #[inline]
                 fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
                     ::fury::__private::read_user_type_info::<Self>(ctx, id)
@@ -190,7 +321,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
 
                 fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
-                    __fury_read_data(ctx)
+                    Self::__fury_read_data(ctx)
                 }
 
                 #[inline(always)]
@@ -199,7 +330,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                         if ::fury::__private::take_local_typedef_info::<Self>(ctx)? {
                             // Our own TypeDef: the body follows the local schema.
                             ctx.enter()?;
-                            let value = __fury_read_local(ctx, ctx.compress_int())?;
+                            let value = Self::__fury_read_local(ctx, ctx.compress_int())?;
                             ctx.leave();
                             return ::std::result::Result::Ok(value);
                         }
@@ -207,7 +338,7 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                             let id = ::fury::__private::read_type_info::<Self>(ctx)?;
                             ::fury::__private::check_user_kind::<Self>(ctx, id)?;
                         }
-                        __fury_read_data(ctx)
+                        Self::__fury_read_data(ctx)
                     } else {
                         ::fury::__private::read_with_flag(ctx)
                     }
@@ -230,20 +361,20 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                         match ::fury::__private::plan_for::<Self>(ctx, compress_int)? {
                             ::std::option::Option::None => {
                                 for _ in 0..n {
-                                    out.push(__fury_read_local(ctx, compress_int)?);
+                                    out.push(Self::__fury_read_local(ctx, compress_int)?);
                                 }
                             }
                             ::std::option::Option::Some(plan) => {
                                 for _ in 0..n {
-                                    out.push(__fury_read_plan(ctx, &plan)?);
+                                    out.push(Self::__fury_read_plan(ctx, &plan)?);
                                 }
                             }
                         }
                     } else {
-                        let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
+                        let hash = Self::__fury_hash(ctx.registry(), compress_int);
                         for _ in 0..n {
                             ::fury::__private::check_schema_hash::<Self>(ctx, hash)?;
-                            out.push(__fury_read_local(ctx, compress_int)?);
+                            out.push(Self::__fury_read_local(ctx, compress_int)?);
                         }
                     }
                     ctx.leave();
@@ -251,109 +382,14 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                 }
 
                 fn missing() -> ::std::option::Option<Self> {
-                    ::std::option::Option::Some(#name {
-                        #(#idents: <#field_tys as ::fury::Deserialize<'_>>::missing()?,)*
+                    ::std::option::Option::Some(Self {
+                        #(#missing,)*
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 }
             }
 
-            /// What every body written in this call shares: the integer encoding, and the
-            /// schema hash that same-schema mode puts first (compatible mode shares a TypeDef
-            /// in the type info instead).
-            #[inline(always)]
-            fn __fury_write_setup(
-                ctx: &::fury::__private::WriteContext,
-            ) -> (bool, ::std::option::Option<i32>) {
-                let compress_int = ctx.compress_int();
-                let hash = if ctx.compatible() {
-                    ::std::option::Option::None
-                } else {
-                    ::std::option::Option::Some(__FURY_HASH.get(compress_int, __fury_fingerprint))
-                };
-                (compress_int, hash)
-            }
-
-            /// One struct body: the hash (if any) and the fields in wire order.
-            #[inline(always)]
-            fn __fury_write_body(
-                this: &#name,
-                ctx: &mut ::fury::__private::WriteContext,
-                compress_int: bool,
-                hash: ::std::option::Option<i32>,
-            ) -> ::fury::Result<()> {
-                if compress_int {
-                    #body_c
-                } else {
-                    #body_f
-                }
-                ::std::result::Result::Ok(())
-            }
-
-            /// The payload of a value (`read_data`), inlined where the value is wanted.
-            #[inline(always)]
-            fn __fury_read_data<'de>(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<#name> {
-                ctx.enter()?;
-                let compress_int = ctx.compress_int();
-                let value = if ctx.compatible() {
-                    match ::fury::__private::plan_for::<#name>(ctx, compress_int)? {
-                        ::std::option::Option::None => __fury_read_local(ctx, compress_int)?,
-                        ::std::option::Option::Some(plan) => __fury_read_plan(ctx, &plan)?,
-                    }
-                } else {
-                    let hash = __FURY_HASH.get(compress_int, __fury_fingerprint);
-                    ::fury::__private::check_schema_hash::<#name>(ctx, hash)?;
-                    __fury_read_local(ctx, compress_int)?
-                };
-                ctx.leave();
-                ::std::result::Result::Ok(value)
-            }
-
-            /// The fields in the local wire order.
-            #[inline(always)]
-            fn __fury_read_local<'de>(
-                ctx: &mut ::fury::__private::ReadContext<'de, '_>,
-                compress_int: bool,
-            ) -> ::fury::Result<#name> {
-                // One struct literal per integer encoding, its fields read in wire order
-                // right into it: no locals or tuple between the reads and the value, which
-                // would be more moves of large values (memcpy calls).
-                if compress_int {
-                    ::std::result::Result::Ok(#name {
-                        #(#read_c,)*
-                        #(#skipped: ::std::default::Default::default(),)*
-                    })
-                } else {
-                    ::std::result::Result::Ok(#name {
-                        #(#read_f,)*
-                        #(#skipped: ::std::default::Default::default(),)*
-                    })
-                }
-            }
-
-            /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
-            fn __fury_read_plan<'de>(
-                ctx: &mut ::fury::__private::ReadContext<'de, '_>,
-                plan: &::fury::__private::ReadPlan,
-            ) -> ::fury::Result<#name> {
-                #(let mut #slots: ::std::option::Option<#slot_tys> = ::std::option::Option::None;)*
-                for step in plan.steps.iter() {
-                    match step.local {
-                        #(::std::option::Option::Some(#positions) => {
-                            #slots = ::std::option::Option::Some(
-                                ::fury::__private::read_evolved::<#slot_tys>(ctx, &step.field_type)?,
-                            );
-                        })*
-                        _ => ::fury::__private::skip_field(ctx, &step.field_type)?,
-                    }
-                }
-                ::std::result::Result::Ok(#name {
-                    #(#slot_idents: ::fury::__private::missing_field::<#slot_tys>(#slots, #slot_names, #type_name)? #slot_unwraps,)*
-                    #(#skipped: ::std::default::Default::default(),)*
-                })
-            }
-
-            impl ::fury::FuryObject for #name {
+            impl #impl_generics ::fury::FuryObject for #name #ty_generics #where_clause {
                 const KIND: ::fury::UserKind = ::fury::UserKind::Struct;
 
                 fn registration() -> ::std::option::Option<::fury::Registration> {
@@ -370,22 +406,142 @@ pub fn derive(input: &syn::DeriveInput, data: &syn::DataStruct) -> syn::Result<T
                     registry: &::fury::Registry,
                     compress_int: bool,
                 ) -> ::std::vec::Vec<::fury::__private::FieldInfo> {
-                    if compress_int {
-                        ::std::vec![#(#typedef_c),*]
-                    } else {
-                        ::std::vec![#(#typedef_f),*]
-                    }
+                    let order = if compress_int { #layout::ORDER_C } else { #layout::ORDER_F };
+                    let mut all: [::std::option::Option<::fury::__private::FieldInfo>; #count] =
+                        [#(::std::option::Option::Some(#typedef_infos)),*];
+                    order
+                        .iter()
+                        .filter_map(|&i| all.get_mut(i).and_then(::std::option::Option::take))
+                        .collect()
                 }
             }
         };
-    })
+    }
 }
 
-pub fn registration(a: &TypeAttrs) -> TokenStream {
-    match (a.id, &a.name) {
+/// A `transparent` newtype: every trait delegates to its one field.
+fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
+    let Names {
+        name,
+        impl_generics,
+        ty_generics,
+        where_clause,
+        de_impl_generics,
+    } = n;
+    let ty = p.ty;
+    let m = &p.member;
+    quote! {
+        const _: () = {
+            impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
+                const TYPE_ID: ::fury::TypeId = <#ty as ::fury::WireType>::TYPE_ID;
+                const NULLABLE: bool = <#ty as ::fury::WireType>::NULLABLE;
+                const FIELD_NULLABLE: bool = <#ty as ::fury::WireType>::FIELD_NULLABLE;
+                const REF_TYPE: bool = <#ty as ::fury::WireType>::REF_TYPE;
+                const POLYMORPHIC: bool = <#ty as ::fury::WireType>::POLYMORPHIC;
+
+                #[inline]
+                fn needs_type_info(registry: &::fury::Registry) -> bool {
+                    <#ty as ::fury::WireType>::needs_type_info(registry)
+                }
+
+                fn field_type(registry: &::fury::Registry, compatible: bool) -> ::fury::__private::FieldType {
+                    <#ty as ::fury::WireType>::field_type(registry, compatible)
+                }
+            }
+
+            impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
+                #[inline]
+                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::Serialize::write_type_info(&self.#m, ctx)
+                }
+
+                #[inline]
+                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    <#ty as ::fury::Serialize>::write_static_type_info(ctx)
+                }
+
+                #[inline]
+                fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::Serialize::write_data(&self.#m, ctx)
+                }
+
+                #[inline]
+                fn write_declared(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::Serialize::write_declared(&self.#m, ctx)
+                }
+
+                #[inline]
+                fn is_null(&self) -> bool {
+                    ::fury::Serialize::is_null(&self.#m)
+                }
+
+                #[inline]
+                fn is_ref_type(&self) -> bool {
+                    ::fury::Serialize::is_ref_type(&self.#m)
+                }
+
+                #[inline]
+                fn write_ref_flag(&self, ctx: &mut ::fury::__private::WriteContext, track: bool) -> ::fury::Result<bool> {
+                    ::fury::Serialize::write_ref_flag(&self.#m, ctx, track)
+                }
+            }
+
+            impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
+                #[inline]
+                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+                    <#ty as ::fury::Deserialize<'de>>::read_type_info_rest(ctx, id)
+                }
+
+                #[inline]
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                    ::std::result::Result::Ok(Self {
+                        #m: <#ty as ::fury::Deserialize<'de>>::read_typed(ctx, id)?,
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
+
+                #[inline]
+                fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
+                    ::std::result::Result::Ok(Self {
+                        #m: <#ty as ::fury::Deserialize<'de>>::read_data(ctx)?,
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
+
+                #[inline]
+                fn null() -> ::std::option::Option<Self> {
+                    ::std::option::Option::Some(Self {
+                        #m: <#ty as ::fury::Deserialize<'de>>::null()?,
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
+
+                #[inline]
+                fn missing() -> ::std::option::Option<Self> {
+                    ::std::option::Option::Some(Self {
+                        #m: <#ty as ::fury::Deserialize<'de>>::missing()?,
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
+            }
+        };
+    }
+}
+
+/// The impl generics of `generics` with `'de` first, for `impl<'de, ..> Deserialize<'de>`.
+pub fn de_impl_generics(generics: &syn::Generics) -> TokenStream {
+    let mut g = generics.clone();
+    g.params.insert(0, syn::parse_quote!('de));
+    let (impl_generics, _, _) = g.split_for_impl();
+    quote! { #impl_generics }
+}
+
+pub fn registration(cont: &Container) -> TokenStream {
+    let a = &cont.attrs;
+    match (a.id.get(), a.name.get()) {
         (Some(id), _) => quote! { ::std::option::Option::Some(::fury::Registration::Id(#id)) },
         (None, Some(type_name)) => {
-            let namespace = a.namespace.clone().unwrap_or_default();
+            let namespace = a.namespace.get().cloned().unwrap_or_default();
             quote! {
                 ::std::option::Option::Some(::fury::Registration::Name {
                     namespace: ::std::string::String::from(#namespace),
@@ -398,7 +554,10 @@ pub fn registration(a: &TypeAttrs) -> TokenStream {
 }
 
 /// The type a field is written as, for the given `compress_int`.
-fn codec_type(f: &Field, compress_int: bool) -> TokenStream {
+fn codec_type(f: &Plan, compress_int: bool) -> TokenStream {
+    if let Some(with) = &f.with {
+        return quote! { #with::Wire };
+    }
     let inner = &f.inner;
     let wrapped = match f.codec(compress_int) {
         Codec::Plain => quote! { #inner },
@@ -412,15 +571,40 @@ fn codec_type(f: &Field, compress_int: bool) -> TokenStream {
     }
 }
 
-fn write_field(f: &Field, compress_int: bool) -> TokenStream {
-    let ident = &f.ident;
-    let value = match (f.codec(compress_int), f.is_option) {
-        (Codec::Plain, _) => quote! { &this.#ident },
-        (Codec::Fixed, false) => quote! { &::fury::Fixed(this.#ident) },
-        (Codec::Tagged, false) => quote! { &::fury::Tagged(this.#ident) },
-        (Codec::Fixed, true) => quote! { &this.#ident.map(::fury::Fixed) },
-        (Codec::Tagged, true) => quote! { &this.#ident.map(::fury::Tagged) },
-    };
+/// Whether the field is nullable on the wire: from its type's metadata, or the attribute.
+fn nullable(f: &Plan, compress_int: bool) -> TokenStream {
+    let ty = codec_type(f, compress_int);
+    let flagged = f.flagged;
+    quote! { (<#ty as ::fury::WireType>::FIELD_NULLABLE || #flagged) }
+}
+
+/// The field's sort key, from its type's metadata.
+fn field_key(f: &Plan, compress_int: bool) -> TokenStream {
+    let ty = codec_type(f, compress_int);
+    let nullable = nullable(f, compress_int);
+    let rank = f.rank;
+    quote! {
+        ::fury::__private::FieldKey::new(<#ty as ::fury::WireType>::TYPE_ID, #nullable, #rank)
+    }
+}
+
+/// A reference to the value written for the field, of its codec type.
+fn write_value(f: &Plan, compress_int: bool) -> TokenStream {
+    let m = &f.member;
+    if let Some(with) = &f.with {
+        return quote! { &#with::to_wire(&this.#m) };
+    }
+    match (f.codec(compress_int), f.is_option) {
+        (Codec::Plain, _) => quote! { &this.#m },
+        (Codec::Fixed, false) => quote! { &::fury::Fixed(this.#m) },
+        (Codec::Tagged, false) => quote! { &::fury::Tagged(this.#m) },
+        (Codec::Fixed, true) => quote! { &this.#m.map(::fury::Fixed) },
+        (Codec::Tagged, true) => quote! { &this.#m.map(::fury::Tagged) },
+    }
+}
+
+fn write_field(f: &Plan, compress_int: bool) -> TokenStream {
+    let value = write_value(f, compress_int);
     if f.track_ref {
         quote! { ::fury::__private::write_ref_field(#value, ctx)?; }
     } else if f.flagged {
@@ -430,19 +614,199 @@ fn write_field(f: &Field, compress_int: bool) -> TokenStream {
     }
 }
 
-/// `.0` (or `.map(|v| v.0)`) to unwrap a field read through a `Fixed`/`Tagged` codec.
-fn unwrap_codec(f: &Field, compress_int: bool) -> TokenStream {
+/// Turns `v`, a value of the field's codec type, into the field's value (or returns the
+/// error of a `with` conversion).
+fn convert(f: &Plan, compress_int: bool, v: TokenStream) -> TokenStream {
+    if let Some(with) = &f.with {
+        return quote! {
+            match #with::from_wire(#v) {
+                ::std::result::Result::Ok(x) => x,
+                ::std::result::Result::Err(e) => return ::std::result::Result::Err(e),
+            }
+        };
+    }
     match (f.codec(compress_int), f.is_option) {
-        (Codec::Plain, _) => quote! {},
-        (_, false) => quote! { .0 },
-        (_, true) => quote! { .map(|v| v.0) },
+        (Codec::Plain, _) => v,
+        (_, false) => quote! { #v.0 },
+        (_, true) => quote! { #v.map(|x| x.0) },
     }
 }
 
-/// The TypeDef field info of a field.
-fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
+/// The expression reading the field's value (returning on an error).
+fn read_value(f: &Plan, compress_int: bool) -> TokenStream {
     let ty = codec_type(f, compress_int);
-    let nullable = f.nullable();
+    let wire_name = &f.wire_name;
+    let call = if f.track_ref {
+        quote! { ::fury::__private::read_ref_field::<#ty>(ctx) }
+    } else if f.flagged {
+        quote! { ::fury::__private::read_flagged_field::<#ty>(ctx, #wire_name) }
+    } else {
+        quote! { ::fury::__private::read_field::<#ty>(ctx) }
+    };
+    // A `match` rather than `?`: `?` goes through `ControlFlow`, one more move of the value
+    // that the optimiser does not always remove for large structs.
+    let got = quote! {
+        match #call {
+            ::std::result::Result::Ok(v) => v,
+            ::std::result::Result::Err(e) => return ::std::result::Result::Err(e),
+        }
+    };
+    convert(f, compress_int, got)
+}
+
+/// A field initialiser `member: <read>`, for a struct literal that lists the fields in wire
+/// order (initialisers run in the order they are written).
+fn read_init(f: &Plan, compress_int: bool) -> TokenStream {
+    let m = &f.member;
+    let v = read_value(f, compress_int);
+    quote! { #m: #v }
+}
+
+fn slot(f: &Plan) -> syn::Ident {
+    format_ident!("__fury_slot_{}", f.index)
+}
+
+/// The body writer that follows the order computed from the types' metadata.
+fn general_write(plans: &[Plan]) -> TokenStream {
+    let arms = plans.iter().map(|f| {
+        let i = f.index;
+        let c = write_field(f, true);
+        let u = write_field(f, false);
+        quote! { #i => if compress_int { #c } else { #u }, }
+    });
+    quote! {
+        if let ::std::option::Option::Some(h) = hash {
+            ctx.writer.i32(h);
+        }
+        let order = if compress_int {
+            <Self as ::fury::__private::StructLayout>::ORDER_C
+        } else {
+            <Self as ::fury::__private::StructLayout>::ORDER_F
+        };
+        for &i in order {
+            match i {
+                #(#arms)*
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The body reader that follows the order computed from the types' metadata: each field
+/// into a slot, then the value from the slots.
+fn general_read(plans: &[Plan], skipped: &[syn::Member]) -> TokenStream {
+    let slots: Vec<_> = plans.iter().map(slot).collect();
+    let tys = plans.iter().map(|f| f.ty);
+    let arms = plans.iter().map(|f| {
+        let i = f.index;
+        let s = slot(f);
+        let c = read_value(f, true);
+        let u = read_value(f, false);
+        quote! { #i => #s = ::std::option::Option::Some(if compress_int { #c } else { #u }), }
+    });
+    let members = plans.iter().map(|f| &f.member);
+    quote! {
+        #(let mut #slots: ::std::option::Option<#tys> = ::std::option::Option::None;)*
+        let order = if compress_int {
+            <Self as ::fury::__private::StructLayout>::ORDER_C
+        } else {
+            <Self as ::fury::__private::StructLayout>::ORDER_F
+        };
+        for &i in order {
+            match i {
+                #(#arms)*
+                _ => {}
+            }
+        }
+        ::std::result::Result::Ok(Self {
+            #(#members: match #slots {
+                ::std::option::Option::Some(v) => v,
+                ::std::option::Option::None => {
+                    return ::std::result::Result::Err(::fury::__private::unordered_field::<Self>())
+                }
+            },)*
+            #(#skipped: ::std::default::Default::default(),)*
+        })
+    }
+}
+
+/// The value of a field that the peer's TypeDef lacks: `#[fury(default)]`, or the type's
+/// own `missing` value; `None` when there is none.
+fn missing_value(f: &Plan) -> TokenStream {
+    match f.default {
+        Some(DefaultValue::Trait) => quote! { ::std::default::Default::default() },
+        Some(DefaultValue::Path(p)) => quote! { #p() },
+        None => {
+            let ty = codec_type(f, true);
+            let v = quote! { <#ty as ::fury::Deserialize<'_>>::missing()? };
+            if let Some(with) = &f.with {
+                quote! { #with::from_wire(#v).ok()? }
+            } else {
+                convert(f, true, v)
+            }
+        }
+    }
+}
+
+/// The reader of a peer's fields by a read plan: slots of the codec types (compress_int on,
+/// the numbering of the local TypeDef), then the value, missing fields defaulted.
+fn read_plan(plans: &[Plan], skipped: &[syn::Member], type_name: &str) -> TokenStream {
+    let slots: Vec<_> = plans.iter().map(slot).collect();
+    let tys: Vec<_> = plans.iter().map(|f| codec_type(f, true)).collect();
+    let arms = plans.iter().zip(&slots).zip(&tys).map(|((f, s), ty)| {
+        let i = f.index;
+        quote! {
+            ::std::option::Option::Some(#i) => {
+                #s = ::std::option::Option::Some(
+                    ::fury::__private::read_evolved::<#ty>(ctx, &step.field_type)?,
+                );
+            }
+        }
+    });
+    let inits = plans.iter().zip(&slots).zip(&tys).map(|((f, s), ty)| {
+        let m = &f.member;
+        let name = &f.wire_name;
+        let value = match f.default {
+            Some(_) => {
+                let d = missing_value(f);
+                let got = convert(f, true, quote! { v });
+                quote! {
+                    match #s {
+                        ::std::option::Option::Some(v) => #got,
+                        ::std::option::Option::None => #d,
+                    }
+                }
+            }
+            None => convert(
+                f,
+                true,
+                quote! { ::fury::__private::missing_field::<#ty>(#s, #name, #type_name)? },
+            ),
+        };
+        quote! { #m: #value }
+    });
+    quote! {
+        #(let mut #slots: ::std::option::Option<#tys> = ::std::option::Option::None;)*
+        let local = <Self as ::fury::__private::StructLayout>::ORDER_C;
+        for step in plan.steps.iter() {
+            match step.local.and_then(|p| local.get(p).copied()) {
+                #(#arms)*
+                _ => ::fury::__private::skip_field(ctx, &step.field_type)?,
+            }
+        }
+        ::std::result::Result::Ok(Self {
+            #(#inits,)*
+            #(#skipped: ::std::default::Default::default(),)*
+        })
+    }
+}
+
+/// The TypeDef field info of a field, for `compress_int` (a variable of the caller).
+fn typedef_info(f: &Plan) -> TokenStream {
+    let ty_c = codec_type(f, true);
+    let ty_f = codec_type(f, false);
+    let null_c = nullable(f, true);
+    let null_f = nullable(f, false);
     let track_ref = f.track_ref;
     let id = match f.tag {
         Some(t) => quote! { ::fury::__private::FieldId::Tag(#t) },
@@ -453,8 +817,12 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
     };
     quote! {
         {
-            let mut t = <#ty as ::fury::WireType>::field_type(registry, true);
-            t.nullable = #nullable;
+            let (mut t, nullable) = if compress_int {
+                (<#ty_c as ::fury::WireType>::field_type(registry, true), #null_c)
+            } else {
+                (<#ty_f as ::fury::WireType>::field_type(registry, true), #null_f)
+            };
+            t.nullable = nullable;
             // pyfory marks a ref field's nested element types with the field's ref bit too.
             ::fury::__private::FieldType::set_track_ref_deep(
                 &mut t,
@@ -465,37 +833,13 @@ fn typedef_field(f: &Field, compress_int: bool) -> TokenStream {
     }
 }
 
-/// A field initialiser `ident: <read>`, for a struct literal that lists the fields in wire
-/// order (initialisers run in the order they are written).
-fn read_field(f: &Field, compress_int: bool) -> TokenStream {
-    let ty = codec_type(f, compress_int);
-    let wire_name = &f.wire_name;
-    let call = if f.track_ref {
-        quote! { ::fury::__private::read_ref_field::<#ty>(ctx) }
-    } else if f.flagged {
-        quote! { ::fury::__private::read_flagged_field::<#ty>(ctx, #wire_name) }
-    } else {
-        quote! { ::fury::__private::read_field::<#ty>(ctx) }
-    };
-    let unwrap = unwrap_codec(f, compress_int);
-    let ident = &f.ident;
-    // A `match` rather than `?`: `?` goes through `ControlFlow`, one more move of the value
-    // that the optimiser does not always remove for large structs.
-    quote! {
-        #ident: match #call {
-            ::std::result::Result::Ok(v) => v,
-            ::std::result::Result::Err(e) => return ::std::result::Result::Err(e),
-        } #unwrap
-    }
-}
-
-/// One struct body for one integer encoding: the hash (when `hash` is `Some`) and the fields
-/// in wire order. Runs of fields that can be written into a reserved [`fury::buffer::Room`]
-/// (primitive scalars and their `Option`s, then at most one string or `Option<String>`)
-/// share one room: one capacity check for the run, sized from constants and the length of
-/// its string. The first room also holds the hash. Other fields are written one by one
-/// between the rooms.
-fn write_body(fields: &[Field], order: &[usize], compress_int: bool) -> TokenStream {
+/// One struct body for one integer encoding, with the guessed order built in: the hash (when
+/// `hash` is `Some`) and the fields in wire order. Runs of fields that can be written into a
+/// reserved `Room` (primitive scalars and their `Option`s, then at most one string or
+/// `Option<String>`) share one room: one capacity check for the run, sized from constants
+/// and the length of its string. The first room also holds the hash. Other fields are
+/// written one by one between the rooms.
+fn write_body(plans: &[Plan], order: &[usize], compress_int: bool) -> TokenStream {
     struct Run {
         writes: Vec<TokenStream>,
         budget: usize,
@@ -533,9 +877,8 @@ fn write_body(fields: &[Field], order: &[usize], compress_int: bool) -> TokenStr
     let mut run = Some(open(true));
     for &i in order {
         // A string joins an open room only as its first string: the capacity check it saves
-        // is worth less than the budget arithmetic of a second one (measured on
-        // CustomerList, 11 strings: 12% slower with all in one room).
-        let write = room_write(&fields[i], compress_int).filter(|(_, _, len)| {
+        // is worth less than the budget arithmetic of a second one.
+        let write = room_write(&plans[i], compress_int).filter(|(_, _, len)| {
             len.is_none() || run.as_ref().is_some_and(|r| r.lengths.is_empty())
         });
         match write {
@@ -549,7 +892,7 @@ fn write_body(fields: &[Field], order: &[usize], compress_int: bool) -> TokenStr
                 if let Some(r) = run.take() {
                     out.push(close(r));
                 }
-                out.push(write_field(&fields[i], compress_int));
+                out.push(write_field(&plans[i], compress_int));
             }
         }
     }
@@ -561,22 +904,22 @@ fn write_body(fields: &[Field], order: &[usize], compress_int: bool) -> TokenStr
 
 /// The `Room` write of a field, the constant budget it takes and, for strings, the
 /// expression of their length (which the budget needs too), if the field qualifies.
-fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Option<TokenStream>)> {
-    if f.track_ref || f.flagged {
+fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Option<TokenStream>)> {
+    if f.track_ref || f.flagged || f.with.is_some() {
         return None;
     }
-    let ident = &f.ident;
+    let m = &f.member;
     if f.is_string {
         // `String::as_str` only accepts a std `String`: another type named `String` fails
         // to compile here instead of being written as a string.
         let len = if f.is_option {
-            quote! { this.#ident.as_ref().map_or(0, ::std::string::String::len) }
+            quote! { this.#m.as_ref().map_or(0, ::std::string::String::len) }
         } else {
-            quote! { ::std::string::String::len(&this.#ident) }
+            quote! { ::std::string::String::len(&this.#m) }
         };
         let write = if f.is_option {
             quote! {
-                match &this.#ident {
+                match &this.#m {
                     ::std::option::Option::Some(s) => {
                         room.u8(::fury::RefFlag::NotNull.byte());
                         ::fury::__private::room_str(&mut room, ::std::string::String::as_str(s));
@@ -589,7 +932,7 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Opti
             }
         } else {
             quote! {
-                ::fury::__private::room_str(&mut room, ::std::string::String::as_str(&this.#ident));
+                ::fury::__private::room_str(&mut room, ::std::string::String::as_str(&this.#m));
             }
         };
         return Some((write, 9 + usize::from(f.is_option), Some(len)));
@@ -601,34 +944,34 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Opti
     ) {
         return None;
     }
-    let (method, budget) = match f.prim(compress_int)?.type_id {
-        1 => ("bool", 1),
-        2 => ("i8", 1),
-        3 => ("i16", 2),
-        4 => ("i32", 4),
-        5 => ("var_i32", 5),
-        6 => ("i64", 8),
-        7 => ("var_i64", 9),
-        8 => ("tagged_i64", 9),
-        9 => ("u8", 1),
-        10 => ("u16", 2),
-        11 => ("u32", 4),
-        12 => ("var_u32", 5),
-        13 => ("u64", 8),
-        14 => ("var_u64", 9),
-        15 => ("tagged_u64", 9),
-        19 => ("f32", 4),
-        20 => ("f64", 8),
+    let (method, budget) = match f.prim(compress_int)?.name {
+        "BOOL" => ("bool", 1),
+        "INT8" => ("i8", 1),
+        "INT16" => ("i16", 2),
+        "INT32" => ("i32", 4),
+        "VARINT32" => ("var_i32", 5),
+        "INT64" => ("i64", 8),
+        "VARINT64" => ("var_i64", 9),
+        "TAGGED_INT64" => ("tagged_i64", 9),
+        "UINT8" => ("u8", 1),
+        "UINT16" => ("u16", 2),
+        "UINT32" => ("u32", 4),
+        "VAR_UINT32" => ("var_u32", 5),
+        "UINT64" => ("u64", 8),
+        "VAR_UINT64" => ("var_u64", 9),
+        "TAGGED_UINT64" => ("tagged_u64", 9),
+        "FLOAT32" => ("f32", 4),
+        "FLOAT64" => ("f64", 8),
         _ => return None,
     };
-    let m = format_ident!("{}", method);
+    let method = format_ident!("{}", method);
     if f.is_option {
         Some((
             quote! {
-                match this.#ident {
+                match this.#m {
                     ::std::option::Option::Some(v) => {
                         room.u8(::fury::RefFlag::NotNull.byte());
-                        room.#m(v);
+                        room.#method(v);
                     }
                     ::std::option::Option::None => {
                         room.u8(::fury::RefFlag::Null.byte());
@@ -640,47 +983,21 @@ fn room_write(f: &Field, compress_int: bool) -> Option<(TokenStream, usize, Opti
             None,
         ))
     } else {
-        Some((quote! { room.#m(this.#ident); }, budget, None))
+        Some((quote! { room.#method(this.#m); }, budget, None))
     }
 }
 
-fn fingerprint(fields: &[Field], compress_int: bool) -> TokenStream {
-    let mut sorted: Vec<&Field> = fields.iter().collect();
+fn fingerprint(plans: &[Plan], compress_int: bool) -> TokenStream {
+    let mut sorted: Vec<&Plan> = plans.iter().collect();
     sorted.sort_by_key(|f| f.name_key());
     let parts = sorted.iter().map(|f| {
         let ty = codec_type(f, compress_int);
         let name = f.fingerprint_name();
-        let nullable = f.nullable();
+        let nullable = nullable(f, compress_int);
         let track_ref = f.track_ref;
         quote! {
             ::fury::__private::fingerprint_field::<#ty>(&mut out, #name, #track_ref, #nullable);
         }
     });
     quote! { #(#parts)* }
-}
-
-/// Compile-time checks that the derive classified each field's type as the trait impls do:
-/// a type alias of a primitive would otherwise be ordered as a non-primitive.
-fn type_check(f: &Field) -> TokenStream {
-    let ty = codec_type(f, true);
-    let span = f.ty.span();
-    let name = f.ident.to_string();
-    match f.prim(true) {
-        Some(p) => {
-            let id = p.type_id;
-            let msg = format!("fury: field `{name}` was classified as primitive type id {id}, but its Serialize impl says otherwise");
-            quote_spanned! {span=>
-                const _: () = ::std::assert!(<#ty as ::fury::WireType>::TYPE_ID as u8 == #id, #msg);
-            }
-        }
-        None => {
-            let msg = format!(
-                "fury: field `{name}` has a primitive wire type hidden behind another name (a type alias?); \
-                 write the primitive type (i32, Option<f64>, ...) directly so the field order is right"
-            );
-            quote_spanned! {span=>
-                const _: () = ::std::assert!(!<#ty as ::fury::WireType>::TYPE_ID.is_primitive(), #msg);
-            }
-        }
-    }
 }

@@ -61,11 +61,14 @@ pub mod __private {
     pub use crate::serializer::compatible::{
         missing_field, plan_for, read_evolved, skip_field, ReadPlan,
     };
+    pub use crate::serializer::layout::{
+        field_order, same_order, unordered_field, FieldKey, StructLayout,
+    };
     pub use crate::serializer::object::{
         bad_enum_variant, check_schema_hash, check_user_kind, fingerprint_field, read_field,
-        read_flagged_field, read_ref_field, read_user_type_info, room_str, struct_kind,
-        take_id_info, take_local_typedef_info, write_field, write_flagged_field, write_ref_field,
-        write_stream_prefix, write_user_type_info, SchemaHash,
+        read_flagged_field, read_ref_field, read_user_type_info, registry_schema_hash, room_str,
+        struct_kind, take_id_info, take_local_typedef_info, write_field, write_flagged_field,
+        write_ref_field, write_stream_prefix, write_user_type_info, SchemaHash,
     };
     pub use crate::serializer::{read_type_info, read_with_flag, write_stream};
 }

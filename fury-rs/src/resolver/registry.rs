@@ -105,6 +105,9 @@ pub struct TypeEntry {
     pub(crate) typedef_fields: fn(&Registry, bool) -> Vec<FieldInfo>,
     /// The local TypeDef per `compress_int`, built on first use.
     pub(crate) typedefs: [OnceLock<Arc<LocalTypeDef>>; 2],
+    /// The same-schema hash per `compress_int`, for generic types (whose instantiations
+    /// share the derive's `static` caches); built on first use.
+    pub(crate) schema_hashes: [OnceLock<i32>; 2],
 }
 
 /// The TypeDef of a local type, as written in compatible mode.
@@ -343,6 +346,7 @@ impl Registry {
             id_info,
             typedef_fields: T::typedef_fields,
             typedefs: [OnceLock::new(), OnceLock::new()],
+            schema_hashes: [OnceLock::new(), OnceLock::new()],
         });
         Ok(())
     }

@@ -34,30 +34,7 @@ pub struct PlanStep {
     pub field_type: FieldType,
 }
 
-/// snake_case as the peers compute it for field names (see `spec/`). The derive computes the
-/// same at compile time (`fury-derive/src/fields.rs`): a proc-macro crate cannot share code
-/// with the runtime, so both copies are tested against the same cases.
-fn snake(name: &str) -> String {
-    let chars: Vec<char> = name.chars().collect();
-    let mut out = String::with_capacity(name.len() + 4);
-    let mut prev: Option<char> = None;
-    for (i, &c) in chars.iter().enumerate() {
-        if c.is_uppercase() {
-            let next_lower = chars.get(i + 1).is_some_and(|n| n.is_lowercase());
-            let after_word = prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit());
-            let after_upper = prev.is_some_and(|p| p.is_uppercase());
-            if !out.is_empty() && !out.ends_with('_') && (after_word || (after_upper && next_lower))
-            {
-                out.push('_');
-            }
-            out.extend(c.to_lowercase());
-        } else {
-            out.push(c);
-        }
-        prev = Some(c);
-    }
-    out.trim_end_matches('_').to_string()
-}
+use crate::types::snake::snake_case as snake;
 
 fn same_id(a: &FieldId, b: &FieldId) -> bool {
     match (a, b) {
@@ -417,26 +394,4 @@ pub fn read_struct_value<'de>(
         type_name,
         fields,
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::snake;
-
-    #[test]
-    fn snake_case_matches_the_peers() {
-        // The same cases as the derive's test.
-        for (input, want) in [
-            ("myField", "my_field"),
-            ("MyHTTPServer2", "my_http_server2"),
-            ("already_snake", "already_snake"),
-            ("ABC", "abc"),
-            ("userID", "user_id"),
-            ("x1Y", "x1_y"),
-            ("trailing_", "trailing"),
-            ("_private", "_private"),
-        ] {
-            assert_eq!(snake(input), want, "{input}");
-        }
-    }
 }

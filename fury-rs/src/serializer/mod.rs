@@ -7,6 +7,7 @@
 pub(crate) mod array;
 mod collection;
 pub mod compatible;
+pub(crate) mod layout;
 mod map;
 pub mod object;
 pub mod refs;
@@ -501,6 +502,7 @@ impl<T: Serialize> Serialize for Option<T> {
     #[inline]
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
         match self {
+            Some(v) if T::NULLABLE && v.is_null() => Err(some_of_null::<T>()),
             Some(v) => v.write_ref_flag(ctx, track),
             None => refs::write_plain_flag(true, track, ctx),
         }
@@ -525,6 +527,7 @@ impl<T: Serialize> Serialize for Option<T> {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         match self {
+            Some(v) if T::NULLABLE && v.is_null() => Err(some_of_null::<T>()),
             Some(v) => v.write_data(ctx),
             None => Ok(()),
         }
@@ -533,6 +536,7 @@ impl<T: Serialize> Serialize for Option<T> {
     #[inline(always)]
     fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
         match self {
+            Some(v) if T::NULLABLE && v.is_null() => Err(some_of_null::<T>()),
             Some(v) => v.write_declared(ctx),
             None => Ok(()),
         }
@@ -595,6 +599,18 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Option<T> {
     fn missing() -> Option<Self> {
         Some(None)
     }
+}
+
+/// The error for `Some(null)` of a nullable `T` (`Some(None)` of an `Option<Option<_>>`): the
+/// format has one null per value, so it would read back as `None`.
+#[cold]
+fn some_of_null<T>() -> crate::Error {
+    crate::Error::new(ErrorKind::Invalid {
+        what: format!(
+            "Some(None) of {}: the format has one null per value, so it would read back as              None (model the inner state with an enum or a second field)",
+            std::any::type_name::<Option<T>>()
+        ),
+    })
 }
 
 /// `Box<T>` and `&T` are written exactly as `T`.

@@ -487,6 +487,22 @@ impl Default for SchemaHash {
     }
 }
 
+/// The schema hash of a generic struct `T` for `compress_int`, kept in `T`'s registry entry
+/// (a `static` in generated code would be shared by every instantiation).
+#[inline]
+pub fn registry_schema_hash<T: FuryObject>(
+    registry: &crate::resolver::Registry,
+    compress_int: bool,
+    make: fn(bool) -> String,
+) -> i32 {
+    match registry.get::<T>() {
+        Some(e) => {
+            *e.schema_hashes[compress_int as usize].get_or_init(|| schema_hash(&make(compress_int)))
+        }
+        None => schema_hash(&make(compress_int)),
+    }
+}
+
 /// The 32-bit same-schema hash of a fingerprint: the low 32 bits of the first half of
 /// MurmurHash3 x64_128 with seed 47, as a signed integer (47 for an empty fingerprint).
 pub fn schema_hash(fingerprint: &str) -> i32 {

@@ -336,6 +336,9 @@ macro_rules! weak_pointer {
         impl<T: WireType $($bound)*> WireType for $weak<T> {
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = true;
+            // A dead link is written as null, but the field declares the pointee's type, as
+            // pyfory declares a `ref` field of a struct type: not nullable.
+            const FIELD_NULLABLE: bool = false;
             const POLYMORPHIC: bool = T::POLYMORPHIC;
             const REF_TYPE: bool = true;
             fn needs_type_info(registry: &Registry) -> bool {

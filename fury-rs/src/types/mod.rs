@@ -2,6 +2,7 @@
 
 use crate::error::ErrorKind;
 
+pub(crate) mod snake;
 #[allow(dead_code)] // shared with the derive, which uses other parts of it
 pub(crate) mod table;
 

@@ -1,0 +1,246 @@
+//! `#[fury(...)]` attributes, parsed once. Setting one twice is an error at the second one;
+//! unknown names are errors listing the accepted ones. Contradictions between attributes are
+//! checked later, in `check.rs`, over the parsed model.
+
+use crate::ctxt::Ctxt;
+use proc_macro2::Span;
+use syn::meta::ParseNestedMeta;
+use syn::{Attribute, LitBool, LitInt, LitStr};
+
+/// One attribute's value and where it was written.
+pub struct Attr<T> {
+    name: &'static str,
+    value: Option<(T, Span)>,
+}
+
+impl<T> Attr<T> {
+    fn none(name: &'static str) -> Self {
+        Attr { name, value: None }
+    }
+
+    fn set(&mut self, cx: &Ctxt, span: Span, v: T) {
+        if self.value.is_some() {
+            cx.error_at(span, format!("duplicate fury attribute `{}`", self.name));
+        } else {
+            self.value = Some((v, span));
+        }
+    }
+
+    pub fn get(&self) -> Option<&T> {
+        self.value.as_ref().map(|(v, _)| v)
+    }
+
+    pub fn span(&self) -> Option<Span> {
+        self.value.as_ref().map(|(_, s)| *s)
+    }
+
+    pub fn is_set(&self) -> bool {
+        self.value.is_some()
+    }
+}
+
+/// Integer encoding chosen by `#[fury(encoding = "..")]`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Encoding {
+    Varint,
+    Fixed,
+    Tagged,
+}
+
+/// What `#[fury(default)]` fills a field with when the peer's TypeDef lacks it.
+pub enum DefaultValue {
+    /// `#[fury(default)]`: `Default::default()`.
+    Trait,
+    /// `#[fury(default = "path")]`: a call of `path()`.
+    Path(syn::ExprPath),
+}
+
+/// `#[fury(...)]` on the struct or enum.
+pub struct ContainerAttrs {
+    pub id: Attr<u32>,
+    pub namespace: Attr<String>,
+    pub name: Attr<String>,
+    pub transparent: Attr<()>,
+    pub bound: Attr<Vec<syn::WherePredicate>>,
+}
+
+/// `#[fury(...)]` on a field.
+pub struct FieldAttrs {
+    pub tag: Attr<u32>,
+    pub rename: Attr<String>,
+    pub skip: Attr<()>,
+    pub nullable: Attr<()>,
+    pub track_ref: Attr<bool>,
+    pub encoding: Attr<Encoding>,
+    pub with: Attr<syn::Path>,
+    pub default: Attr<DefaultValue>,
+}
+
+/// `#[fury(...)]` on an enum variant.
+pub struct VariantAttrs {
+    pub id: Attr<u32>,
+}
+
+/// Calls `f` for each item of every `#[fury(...)]` attribute.
+fn each(cx: &Ctxt, attrs: &[Attribute], mut f: impl FnMut(&ParseNestedMeta) -> syn::Result<()>) {
+    for attr in attrs.iter().filter(|a| a.path().is_ident("fury")) {
+        if let Err(e) = attr.parse_nested_meta(|meta| f(&meta)) {
+            cx.syn_error(e);
+        }
+    }
+}
+
+fn key(meta: &ParseNestedMeta) -> String {
+    meta.path
+        .get_ident()
+        .map(|i| i.to_string())
+        .unwrap_or_default()
+}
+
+fn span(meta: &ParseNestedMeta) -> Span {
+    syn::spanned::Spanned::span(&meta.path)
+}
+
+fn u32_value(meta: &ParseNestedMeta) -> syn::Result<u32> {
+    let lit: LitInt = meta.value()?.parse()?;
+    lit.base10_parse::<u32>()
+}
+
+fn str_value(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
+    meta.value()?.parse()
+}
+
+impl ContainerAttrs {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = ContainerAttrs {
+            id: Attr::none("id"),
+            namespace: Attr::none("namespace"),
+            name: Attr::none("name"),
+            transparent: Attr::none("transparent"),
+            bound: Attr::none("bound"),
+        };
+        each(cx, attrs, |meta| {
+            let sp = span(meta);
+            match key(meta).as_str() {
+                // #[fury(id = 100)]
+                "id" => out.id.set(cx, sp, u32_value(meta)?),
+                // #[fury(namespace = "demo")]
+                "namespace" => out.namespace.set(cx, sp, str_value(meta)?.value()),
+                // #[fury(name = "Person")]
+                "name" => out.name.set(cx, sp, str_value(meta)?.value()),
+                // #[fury(transparent)]
+                "transparent" => out.transparent.set(cx, sp, ()),
+                // #[fury(bound = "T: fury::Serialize + fury::DeserializeOwned + 'static")]
+                "bound" => {
+                    let lit = str_value(meta)?;
+                    let preds = lit.parse_with(
+                        syn::punctuated::Punctuated::<syn::WherePredicate, syn::Token![,]>::parse_terminated,
+                    )?;
+                    out.bound.set(cx, sp, preds.into_iter().collect());
+                }
+                _ => return Err(meta.error(
+                    "unknown fury attribute on a type: expected `id = N`, `namespace = \"..\"`, \
+                         `name = \"..\"`, `transparent` or `bound = \"..\"`",
+                )),
+            }
+            Ok(())
+        });
+        out
+    }
+}
+
+impl FieldAttrs {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = FieldAttrs {
+            tag: Attr::none("id"),
+            rename: Attr::none("rename"),
+            skip: Attr::none("skip"),
+            nullable: Attr::none("nullable"),
+            track_ref: Attr::none("ref"),
+            encoding: Attr::none("encoding"),
+            with: Attr::none("with"),
+            default: Attr::none("default"),
+        };
+        each(cx, attrs, |meta| {
+            let sp = span(meta);
+            match key(meta).as_str() {
+                // #[fury(id = 3)]: the field's tag id
+                "id" => out.tag.set(cx, sp, u32_value(meta)?),
+                // #[fury(rename = "homeTown")]
+                "rename" => out.rename.set(cx, sp, str_value(meta)?.value()),
+                // #[fury(skip)]
+                "skip" => out.skip.set(cx, sp, ()),
+                // #[fury(nullable)]
+                "nullable" => out.nullable.set(cx, sp, ()),
+                // #[fury(ref)] or #[fury(ref = false)]
+                "ref" => {
+                    let on = if meta.input.peek(syn::Token![=]) {
+                        let b: LitBool = meta.value()?.parse()?;
+                        b.value
+                    } else {
+                        true
+                    };
+                    out.track_ref.set(cx, sp, on);
+                }
+                // #[fury(encoding = "fixed" | "varint" | "tagged")]
+                "encoding" => {
+                    let lit = str_value(meta)?;
+                    let enc = match lit.value().as_str() {
+                        "varint" => Encoding::Varint,
+                        "fixed" => Encoding::Fixed,
+                        "tagged" => Encoding::Tagged,
+                        other => {
+                            return Err(syn::Error::new(
+                                lit.span(),
+                                format!("unknown encoding `{other}`: expected \"fixed\", \"varint\" or \"tagged\""),
+                            ))
+                        }
+                    };
+                    out.encoding.set(cx, sp, enc);
+                }
+                // #[fury(with = "module")]
+                "with" => {
+                    let lit = str_value(meta)?;
+                    out.with.set(cx, sp, lit.parse::<syn::Path>()?);
+                }
+                // #[fury(default)] or #[fury(default = "path::to::fn")]
+                "default" => {
+                    let v = if meta.input.peek(syn::Token![=]) {
+                        DefaultValue::Path(str_value(meta)?.parse()?)
+                    } else {
+                        DefaultValue::Trait
+                    };
+                    out.default.set(cx, sp, v);
+                }
+                _ => {
+                    return Err(meta.error(
+                        "unknown fury attribute on a field: expected `id = N`, `rename = \"..\"`, \
+                         `skip`, `nullable`, `ref`, `encoding = \"..\"`, `with = \"..\"` or `default`",
+                    ))
+                }
+            }
+            Ok(())
+        });
+        out
+    }
+}
+
+impl VariantAttrs {
+    pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
+        let mut out = VariantAttrs {
+            id: Attr::none("id"),
+        };
+        each(cx, attrs, |meta| {
+            let sp = span(meta);
+            match key(meta).as_str() {
+                // #[fury(id = 5)]
+                "id" => out.id.set(cx, sp, u32_value(meta)?),
+                _ => {
+                    return Err(meta.error("unknown fury attribute on a variant: expected `id = N`"))
+                }
+            }
+            Ok(())
+        });
+        out
+    }
+}

@@ -1,0 +1,136 @@
+//! Checks over the parsed model, after parsing: attributes that contradict each other or do
+//! not apply where they are written. Every problem is reported, each at its own span.
+
+use crate::ast::{Container, Data, Style};
+use crate::attr::Encoding;
+use crate::ctxt::Ctxt;
+use crate::fields::{option_inner, plain_ident};
+use std::collections::HashMap;
+
+pub fn check(cx: &Ctxt, cont: &Container) {
+    let a = &cont.attrs;
+    if let (Some(sp), true) = (a.id.span(), a.name.is_set() || a.namespace.is_set()) {
+        cx.error_at(
+            sp,
+            "a type is registered either by `id` or by `namespace`/`name`, not both",
+        );
+    }
+    if let (Some(sp), false) = (a.namespace.span(), a.name.is_set()) {
+        cx.error_at(sp, "`namespace` needs a `name` too");
+    }
+    if let Some(lt) = cont.generics.lifetimes().next() {
+        cx.error_spanned_by(
+            lt,
+            "#[derive(FuryObject)] does not take lifetime parameters yet: the fields of a \
+             derived type must own their data (borrowed fields come with zero-copy decoding)",
+        );
+    }
+    match &cont.data {
+        Data::Enum(variants) => {
+            if let Some(sp) = a.transparent.span() {
+                cx.error_at(sp, "`transparent` applies to structs with one field");
+            }
+            let mut ids = HashMap::new();
+            for (i, v) in variants.iter().enumerate() {
+                if !v.original.fields.is_empty() {
+                    cx.error_spanned_by(
+                        v.ident,
+                        "#[derive(FuryObject)] supports enums whose variants have no fields",
+                    );
+                }
+                let id = v.attrs.id.get().copied().unwrap_or(i as u32);
+                if let Some(prev) = ids.insert(id, v.ident.to_string()) {
+                    cx.error_spanned_by(
+                        v.original,
+                        format!("duplicate enum variant id {id}: already used by `{prev}`"),
+                    );
+                }
+            }
+        }
+        Data::Struct(style, fields) => {
+            if let Some(sp) = a.transparent.span() {
+                if a.id.is_set() || a.name.is_set() || a.namespace.is_set() {
+                    cx.error_at(
+                        sp,
+                        "a `transparent` type is written as its field: it has no registration \
+                         of its own (`id`, `name`)",
+                    );
+                }
+                let kept = fields.iter().filter(|f| !f.attrs.skip.is_set()).count();
+                if kept != 1 || *style == Style::Unit {
+                    cx.error_at(
+                        sp,
+                        "`transparent` needs exactly one field that is not skipped",
+                    );
+                }
+            }
+            let mut tags = HashMap::new();
+            for f in fields {
+                let fa = &f.attrs;
+                if fa.skip.is_set() {
+                    for (set, name, sp) in [
+                        (fa.tag.is_set(), "id", fa.tag.span()),
+                        (fa.rename.is_set(), "rename", fa.rename.span()),
+                        (fa.nullable.is_set(), "nullable", fa.nullable.span()),
+                        (fa.track_ref.is_set(), "ref", fa.track_ref.span()),
+                        (fa.encoding.is_set(), "encoding", fa.encoding.span()),
+                        (fa.with.is_set(), "with", fa.with.span()),
+                        (fa.default.is_set(), "default", fa.default.span()),
+                    ] {
+                        if let (true, Some(sp)) = (set, sp) {
+                            cx.error_at(
+                                sp,
+                                format!(
+                                    "`{name}` has no effect on a skipped field: remove one of them"
+                                ),
+                            );
+                        }
+                    }
+                    continue;
+                }
+                if let (Some(sp), true) = (fa.with.span(), fa.encoding.is_set()) {
+                    cx.error_at(
+                        sp,
+                        "`with` decides the field's wire type: it cannot be combined with `encoding`",
+                    );
+                }
+                if let (Some(sp), Some(_)) = (fa.nullable.span(), option_inner(f.ty)) {
+                    cx.error_at(sp, "`nullable` is implied: an `Option` field is nullable");
+                }
+                if let (Some(enc), Some(sp)) = (fa.encoding.get(), fa.encoding.span()) {
+                    let inner = option_inner(f.ty).unwrap_or(f.ty);
+                    // An alias or a generic parameter is left to the trait check (Fixed<T>
+                    // and Tagged<T> are implemented for the integers only).
+                    if let Some(base) = plain_ident(inner) {
+                        let ok = match base.as_str() {
+                            "i32" | "u32" => *enc != Encoding::Tagged,
+                            "i64" | "u64" => true,
+                            "bool" | "i8" | "i16" | "u8" | "u16" | "f32" | "f64" | "F16"
+                            | "BF16" | "String" | "usize" | "isize" => false,
+                            _ => true,
+                        };
+                        if !ok {
+                            cx.error_at(
+                                sp,
+                                "`encoding` applies to i32, u32, i64 and u64 fields (and their Option); \
+                                 \"tagged\" only to i64 and u64",
+                            );
+                        }
+                    }
+                }
+                if let Some(tag) = fa.tag.get() {
+                    if let Some(prev) = tags.insert(*tag, f.member.clone()) {
+                        let prev = match prev {
+                            syn::Member::Named(i) => i.to_string(),
+                            syn::Member::Unnamed(i) => i.index.to_string(),
+                        };
+                        cx.error_at(
+                            fa.tag.span().unwrap_or_else(proc_macro2::Span::call_site),
+                            format!("duplicate field id {tag}: already used by field `{prev}`"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

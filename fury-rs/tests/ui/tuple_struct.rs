@@ -1,6 +1,0 @@
-use fury::FuryObject;
-
-#[derive(FuryObject)]
-struct S(i32, i32);
-
-fn main() {}
