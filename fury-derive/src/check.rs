@@ -97,7 +97,9 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                 if let (Some(sp), Some(_)) = (fa.nullable.span(), option_inner(f.ty)) {
                     cx.error_at(sp, "`nullable` is implied: an `Option` field is nullable");
                 }
-                if let (Some(enc), Some(sp)) = (fa.encoding.get(), fa.encoding.span()) {
+                if let (Some(enc), Some(sp), false) =
+                    (fa.encoding.get(), fa.encoding.span(), fa.with.is_set())
+                {
                     let inner = option_inner(f.ty).unwrap_or(f.ty);
                     // An alias or a generic parameter is left to the trait check (Fixed<T>
                     // and Tagged<T> are implemented for the integers only).

@@ -229,7 +229,7 @@ fn give_back_read_extra(e: Box<ReadExtra>) {
 
 impl<'a> WriteContext<'a> {
     /// A context appending to `out`.
-    pub fn new(out: &'a mut Vec<u8>, registry: &'a Registry, options: Options) -> Self {
+    pub(crate) fn new(out: &'a mut Vec<u8>, registry: &'a Registry, options: Options) -> Self {
         WriteContext {
             writer: Writer::new(out),
             registry,
@@ -283,7 +283,7 @@ impl<'a> WriteContext<'a> {
 
     /// Takes the next reference id (a value written with the REF_VALUE flag).
     #[inline]
-    pub fn next_ref_id(&mut self) -> u32 {
+    pub(crate) fn next_ref_id(&mut self) -> u32 {
         let id = self.next_ref;
         self.next_ref += 1;
         id
@@ -291,13 +291,13 @@ impl<'a> WriteContext<'a> {
 
     /// The next reference id to be assigned.
     #[inline]
-    pub fn peek_ref_id(&self) -> u32 {
+    pub(crate) fn peek_ref_id(&self) -> u32 {
         self.next_ref
     }
 
     /// Records the type id of the value that took reference id `id` (dynamic values, so a
     /// later back reference can name its type).
-    pub fn set_ref_type(&mut self, id: u32, type_id: u8) {
+    pub(crate) fn set_ref_type(&mut self, id: u32, type_id: u8) {
         let i = id as usize;
         let types = &mut self.extra.get_or_insert_with(take_write_extra).ref_types;
         if types.len() <= i {
@@ -309,13 +309,13 @@ impl<'a> WriteContext<'a> {
     }
 
     /// The type id recorded for reference id `id`.
-    pub fn ref_type(&self, id: u32) -> Option<u8> {
+    pub(crate) fn ref_type(&self, id: u32) -> Option<u8> {
         self.extra.as_ref()?.ref_types.get(id as usize).copied()
     }
 
     /// For a shared pointer at `addr`: `Ok(id)` if it was written before in this stream,
     /// otherwise `Err(id)` with the id it now takes.
-    pub fn shared_ref(&mut self, addr: usize) -> std::result::Result<u32, u32> {
+    pub(crate) fn shared_ref(&mut self, addr: usize) -> std::result::Result<u32, u32> {
         let next = self.next_ref;
         let seen = &mut self.extra.get_or_insert_with(take_write_extra).seen;
         match seen.get(&addr) {
@@ -332,7 +332,7 @@ impl<'a> WriteContext<'a> {
     /// first time (for the `n`-th type shared in this stream; its TypeDef follows the
     /// marker), `(n << 1) | 1` afterwards; with whether it is the first time.
     #[inline]
-    pub fn shared_marker(&mut self, index: u32) -> (u32, bool) {
+    pub(crate) fn shared_marker(&mut self, index: u32) -> (u32, bool) {
         let n = self.shared_len as usize;
         let inline = self
             .shared_types
@@ -361,20 +361,20 @@ impl<'a> WriteContext<'a> {
     }
 
     /// Writes a meta string, as a back reference if this stream already holds it.
-    pub fn write_meta_string(&mut self, s: &EncodedMetaString) {
+    pub(crate) fn write_meta_string(&mut self, s: &EncodedMetaString) {
         let extra = self.extra.get_or_insert_with(take_write_extra);
         extra.meta_strings.write(&mut self.writer, s);
     }
 
     /// Writes a reference/null flag.
     #[inline]
-    pub fn ref_flag(&mut self, flag: RefFlag) {
+    pub(crate) fn ref_flag(&mut self, flag: RefFlag) {
         self.writer.u8(flag.byte());
     }
 
     /// Writes a length as varuint32, failing for lengths above `u32::MAX`.
     #[inline(always)]
-    pub fn length(&mut self, len: usize) -> Result<()> {
+    pub(crate) fn length(&mut self, len: usize) -> Result<()> {
         match u32::try_from(len) {
             Ok(n) => {
                 self.writer.var_u32(n);
@@ -414,7 +414,7 @@ pub struct ReadContext<'de, 'r> {
 
 impl<'de, 'r> ReadContext<'de, 'r> {
     /// A context reading `data`.
-    pub fn new(
+    pub(crate) fn new(
         data: &'de [u8],
         registry: &'r Registry,
         typedef_cache: &'r TypeDefCache,
@@ -486,7 +486,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// Reserves the next reference id (a REF_VALUE flag was read). Every slot was paid for
     /// by one input byte, so the table cannot outgrow the input.
     #[inline]
-    pub fn reserve_ref(&mut self) -> usize {
+    pub(crate) fn reserve_ref(&mut self) -> usize {
         let refs = &mut self.extra.get_or_insert_with(take_read_extra).refs;
         refs.push(RefSlot::Pending);
         refs.len() - 1
@@ -494,13 +494,13 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// Number of reference ids assigned so far.
     #[inline]
-    pub fn ref_count(&self) -> usize {
+    pub(crate) fn ref_count(&self) -> usize {
         self.extra.as_ref().map_or(0, |e| e.refs.len())
     }
 
     /// Records what reference id `slot` stands for.
     #[inline]
-    pub fn set_ref(&mut self, slot: usize, value: RefSlot) {
+    pub(crate) fn set_ref(&mut self, slot: usize, value: RefSlot) {
         if let Some(s) = self
             .extra
             .get_or_insert_with(take_read_extra)
@@ -512,13 +512,13 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     }
 
     /// The slot of reference id `slot`, whatever it holds.
-    pub fn ref_slot_raw(&self, slot: usize) -> Option<&RefSlot> {
+    pub(crate) fn ref_slot_raw(&self, slot: usize) -> Option<&RefSlot> {
         self.extra.as_ref()?.refs.get(slot)
     }
 
     /// What reference id `id` stands for, or the error for a back reference that cannot be
     /// resolved (unknown id, a value still being read, or one Rust cannot share).
-    pub fn ref_slot(&self, id: u32, at: usize) -> Result<&RefSlot> {
+    pub(crate) fn ref_slot(&self, id: u32, at: usize) -> Result<&RefSlot> {
         let fail = |what: String| Error::at(ErrorKind::Invalid { what }, at);
         match self.extra.as_ref().and_then(|e| e.refs.get(id as usize)) {
             None => Err(fail(format!(
@@ -537,7 +537,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// Reads a meta-share marker and the TypeDef it introduces (or names): new TypeDefs are
     /// parsed, or taken from the instance's cache by their header without parsing.
-    pub fn read_shared_typedef(&mut self) -> Result<Arc<RemoteTypeDef>> {
+    pub(crate) fn read_shared_typedef(&mut self) -> Result<Arc<RemoteTypeDef>> {
         let at = self.reader.position();
         let marker = self.reader.var_u32()?;
         let index = (marker >> 1) as usize;
@@ -709,7 +709,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     }
 
     /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
-    pub fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
+    pub(crate) fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
         let current = &mut self.extra_mut().current;
         match current.iter_mut().find(|c| c.key == key) {
             Some(slot) => {
@@ -727,7 +727,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     }
 
     /// The TypeDef the bodies of local type `key` currently follow, if one was read.
-    pub fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
+    pub(crate) fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
         if self.inline_local(key).is_some() {
             return None;
         }
@@ -794,7 +794,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// A type-mismatch error: `expected` names what the reader wanted.
     #[cold]
-    pub fn mismatch(&self, expected: &str, found: TypeId) -> Error {
+    pub(crate) fn mismatch(&self, expected: &str, found: TypeId) -> Error {
         self.error(ErrorKind::TypeMismatch {
             expected: expected.to_string(),
             found: found.name().to_string(),
@@ -815,7 +815,9 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     }
 
     /// Reads the namespace and type name meta strings of a named type.
-    pub fn read_type_name_strings(&mut self) -> Result<(WireMetaString<'de>, WireMetaString<'de>)> {
+    pub(crate) fn read_type_name_strings(
+        &mut self,
+    ) -> Result<(WireMetaString<'de>, WireMetaString<'de>)> {
         let ns = self.meta_strings.read(&mut self.reader)?;
         let ty = self.meta_strings.read(&mut self.reader)?;
         Ok((ns, ty))
@@ -831,7 +833,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// Reads a reference/null flag.
     #[inline]
-    pub fn ref_flag(&mut self) -> Result<RefFlag> {
+    pub(crate) fn ref_flag(&mut self) -> Result<RefFlag> {
         let at = self.reader.position();
         let b = self.reader.u8()?;
         RefFlag::parse(b).map_err(|k| Error::at(k, at))

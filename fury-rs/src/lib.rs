@@ -16,27 +16,53 @@
 //! assert_eq!(dynamic, Value::List(vec!["a".into(), "b".into()]));
 //! ```
 //!
-//! The layout is described in the repository's `spec/` folder.
+//! Structs and enums derive [`FuryObject`] and are registered on a [`Fury`] by id or by name
+//! (see [`FuryObject`] for the attributes):
+//!
+//! ```
+//! use fury::{Fury, FuryObject};
+//!
+//! #[derive(FuryObject, Debug, PartialEq)]
+//! #[fury(namespace = "demo", name = "Point")]
+//! struct Point {
+//!     x: i32,
+//!     y: i32,
+//! }
+//!
+//! let mut fury = Fury::default(); // compatible mode, as the peers default to
+//! fury.register::<Point>()?;
+//! let bytes = fury.serialize(&Point { x: 1, y: 2 })?;
+//! assert_eq!(fury.deserialize::<Point>(&bytes)?, Point { x: 1, y: 2 });
+//! # Ok::<(), fury::Error>(())
+//! ```
+//!
+//! The traits: [`WireType`] says what a type is on the wire, [`Serialize`] writes it and
+//! [`Deserialize<'de>`](Deserialize) reads it from input that lives for `'de`
+//! ([`DeserializeOwned`] for types that borrow nothing). The layout is described in the
+//! repository's `spec/` folder.
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod buffer;
-pub mod context;
+mod buffer;
+mod context;
 mod error;
 mod float16;
 mod fury;
-pub mod meta;
-pub mod resolver;
-pub mod serializer;
+mod meta;
+mod resolver;
+mod serializer;
 mod temporal;
-pub mod types;
+mod types;
 mod value;
+
+pub use crate::buffer::{Reader, Writer};
+pub use crate::context::{ReadContext, WriteContext};
 
 pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Config, Fury, FuryBuilder, DEFAULT_MAX_DEPTH};
-pub use crate::resolver::{Registration, Registry, UserKind};
+pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
     Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array, WireType,
 };
@@ -71,4 +97,11 @@ pub mod __private {
         write_ref_field, write_stream_prefix, write_user_type_info, SchemaHash,
     };
     pub use crate::serializer::{read_type_info, read_with_flag, write_stream};
+
+    // For the repository's own tests, which check hashes against the peers'.
+    pub use crate::meta::murmur3_x64_128;
+    pub use crate::serializer::object::schema_hash;
 }
+
+#[cfg(test)]
+mod doc_examples;

@@ -9,13 +9,16 @@ mod text;
 mod utf8;
 mod writer;
 
-pub use numbers::LeNumber;
-
 pub use reader::Reader;
 pub use room::Room;
-pub use text::{ascii_to_string, is_ascii, utf8_to_string};
-pub use utf8::is_utf8;
-pub use writer::{
-    encode_var_u64, var_u32_len, var_u64_len, zigzag32, zigzag64, Writer, MAX_VARINT32_LEN,
-    MAX_VARINT64_LEN,
-};
+#[cfg(test)]
+pub(crate) use text::is_ascii;
+pub use text::{ascii_to_string, utf8_to_string};
+#[cfg(test)]
+pub(crate) use utf8::is_utf8;
+#[cfg(test)]
+pub(crate) use writer::var_u32_len;
+pub use writer::{encode_var_u64, Writer, MAX_VARINT64_LEN};
+
+#[cfg(test)]
+mod tests;

@@ -47,7 +47,7 @@ impl Writer<'_> {
     /// Appends the little-endian encoding of every number in `items`, back to back.
     ///
     /// ```
-    /// use fury::buffer::Writer;
+    /// use fury::Writer;
     /// let mut out = Vec::new();
     /// Writer::new(&mut out).numbers(&[1i16, -2]);
     /// assert_eq!(out, [0x01, 0x00, 0xfe, 0xff]);
@@ -78,7 +78,7 @@ impl<'a> Reader<'a> {
     /// there before anything is allocated).
     ///
     /// ```
-    /// use fury::buffer::Reader;
+    /// use fury::Reader;
     /// let mut r = Reader::new(&[0x01, 0x00, 0xfe, 0xff]);
     /// assert_eq!(r.numbers::<i16>(2).unwrap(), [1, -2]);
     /// assert!(r.numbers::<i16>(1).is_err());

@@ -6,10 +6,7 @@
 /// Whether every byte is below 0x80. Runs of up to 16 bytes are tested as two overlapping
 /// words, runs of up to 64 as whole words and an overlapping last word.
 ///
-/// ```
-/// assert!(fury::buffer::is_ascii(b"plain text"));
-/// assert!(!fury::buffer::is_ascii("héllo".as_bytes()));
-/// ```
+/// (Example: `doc_examples::buffer_text_line_9` in the crate's unit tests.)
 #[inline]
 pub fn is_ascii(b: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -54,11 +51,7 @@ fn copy_to_vec(b: &[u8]) -> (Vec<u8>, bool) {
 
 /// A copy of `b` as a `String` when `b` is valid UTF-8 (checked once; ASCII quickly).
 ///
-/// ```
-/// use fury::buffer::utf8_to_string;
-/// assert_eq!(utf8_to_string("héllo".as_bytes()).as_deref(), Some("héllo"));
-/// assert_eq!(utf8_to_string(&[0xc3]), None);
-/// ```
+/// (Example: `doc_examples::buffer_text_line_57` in the crate's unit tests.)
 #[inline]
 pub fn utf8_to_string(b: &[u8]) -> Option<String> {
     let (v, ascii) = copy_to_vec(b);
@@ -75,11 +68,7 @@ pub fn utf8_to_string(b: &[u8]) -> Option<String> {
 
 /// A copy of `b` as a `String` when `b` is ASCII; `None` otherwise.
 ///
-/// ```
-/// use fury::buffer::ascii_to_string;
-/// assert_eq!(ascii_to_string(b"abc").as_deref(), Some("abc"));
-/// assert_eq!(ascii_to_string(&[0xe9]), None);
-/// ```
+/// (Example: `doc_examples::buffer_text_line_78` in the crate's unit tests.)
 #[inline]
 pub fn ascii_to_string(b: &[u8]) -> Option<String> {
     let (v, ascii) = copy_to_vec(b);

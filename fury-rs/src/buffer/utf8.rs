@@ -18,10 +18,7 @@
 
 /// Whether `b` is valid UTF-8 (the same verdict as `std::str::from_utf8(b).is_ok()`).
 ///
-/// ```
-/// assert!(fury::buffer::is_utf8("北京市海淀区".as_bytes()));
-/// assert!(!fury::buffer::is_utf8(&[0xe5, 0x8c]));
-/// ```
+/// (Example: `doc_examples::buffer_utf8_line_21` in the crate's unit tests.)
 #[inline]
 pub fn is_utf8(b: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]

@@ -13,7 +13,7 @@
 /// compare each); the vector's length is brought up to date when the writer is dropped.
 ///
 /// ```
-/// use fury::buffer::Writer;
+/// use fury::Writer;
 /// let mut out = Vec::new();
 /// let mut w = Writer::new(&mut out);
 /// w.var_u32(300);
@@ -34,8 +34,6 @@ pub struct Writer<'a> {
 
 /// Largest encoded size of an unsigned varint64 (8 groups of 7 bits plus one full byte).
 pub const MAX_VARINT64_LEN: usize = 9;
-/// Largest encoded size of an unsigned varint32.
-pub const MAX_VARINT32_LEN: usize = 5;
 
 /// Maps a signed 32-bit value to unsigned so that small magnitudes stay small.
 #[inline]
@@ -50,6 +48,7 @@ pub fn zigzag64(v: i64) -> u64 {
 }
 
 /// Bytes an unsigned varint32 takes (1 to 5).
+#[cfg(test)]
 #[inline]
 pub fn var_u32_len(v: u32) -> u32 {
     // 7 payload bits per byte; a zero still takes one byte.
@@ -389,7 +388,7 @@ impl<'a> Writer<'a> {
     ///
     /// ```
     /// let mut out = Vec::new();
-    /// let mut w = fury::buffer::Writer::new(&mut out);
+    /// let mut w = fury::Writer::new(&mut out);
     /// w.word_prefix(u64::from_le_bytes([0x1b, 0x64, 9, 9, 9, 9, 9, 9]), 2);
     /// drop(w);
     /// assert_eq!(out, [0x1b, 0x64]);
@@ -537,7 +536,7 @@ impl<'a> Writer<'a> {
     /// the bytes. One capacity check; the ASCII test runs over the words being copied.
     ///
     /// ```
-    /// use fury::buffer::Writer;
+    /// use fury::Writer;
     /// let mut out = Vec::new();
     /// let mut w = Writer::new(&mut out);
     /// w.tagged_run("hi".as_bytes(), 0, 2);

@@ -72,40 +72,20 @@
 //!
 //! # Example
 //!
-//! ```
-//! use fury::buffer::{Reader, Writer};
-//! use fury::meta::{EncodedMetaString, MetaStringEncoder, MetaStringReadState, MetaStringWriteState};
-//!
-//! // At registration: encode once.
-//! let ns = EncodedMetaString::new(&MetaStringEncoder::namespace().encode("demo").unwrap());
-//! let ty = EncodedMetaString::new(&MetaStringEncoder::type_name().encode("Color").unwrap());
-//!
-//! // Per stream: write with deduplication.
-//! let mut out = Vec::new();
-//! let mut ws = MetaStringWriteState::new();
-//! let mut w = Writer::new(&mut out);
-//! for s in [&ns, &ty, &ns] {
-//!     ws.write(&mut w, s);
-//! }
-//! drop(w); // brings `out` up to date
-//! assert_eq!(out, [0x06, 0x01, 0x0c, 0x8c, 0x70, 0x08, 0x03, 0x89, 0xcb, 0x74, 0x40, 0x03]);
-//!
-//! // Reading gives borrowed strings to compare with the registered ones.
-//! let mut r = Reader::new(&out);
-//! let mut rs = MetaStringReadState::new();
-//! assert!(rs.read(&mut r).unwrap().matches(&ns));
-//! assert_eq!(rs.read(&mut r).unwrap().decode(&MetaStringEncoder::type_name()).unwrap(), "Color");
-//! assert!(rs.read(&mut r).unwrap().matches(&ns));
-//! ```
+//! (Example: `doc_examples::meta_mod_line_75` in the crate's unit tests.)
 
 mod meta_string;
 mod murmur3;
 pub mod typedef;
 mod wire;
 
-pub use meta_string::{MetaEncoding, MetaString, MetaStringEncoder, MAX_META_STRING_CHARS};
+#[cfg(test)]
+pub(crate) use meta_string::MAX_META_STRING_CHARS;
+pub use meta_string::{MetaEncoding, MetaStringEncoder};
 pub use murmur3::murmur3_x64_128;
-pub use wire::{
-    meta_string_hash, EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString,
-    META_STRING_HASH_SEED, SMALL_META_STRING_LEN,
-};
+#[cfg(test)]
+pub(crate) use wire::meta_string_hash;
+pub use wire::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
+
+#[cfg(test)]
+mod tests;

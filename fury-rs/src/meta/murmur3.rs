@@ -41,13 +41,7 @@ pub(crate) fn le_u64(bytes: &[u8]) -> u64 {
 /// Both halves start from `seed`. The reference implementation (and pyfory's binding of it)
 /// takes a 32-bit seed; for seeds below 2^32 the results are identical.
 ///
-/// ```
-/// use fury::meta::murmur3_x64_128;
-/// assert_eq!(murmur3_x64_128(b"", 0), (0, 0));
-/// // The hash pyfory puts on the wire for long meta strings starts from seed 47.
-/// let (h1, _) = murmur3_x64_128(b"some meta string bytes", 47);
-/// # let _ = h1;
-/// ```
+/// (Example: `doc_examples::meta_murmur3_line_44` in the crate's unit tests.)
 pub fn murmur3_x64_128(data: &[u8], seed: u64) -> (u64, u64) {
     let mut h1 = seed;
     let mut h2 = seed;

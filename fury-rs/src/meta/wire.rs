@@ -28,12 +28,7 @@ const MAX_INTERNED_LEN: usize = 2048;
 /// `fmix64(v1 ^ v2 * 0x9e3779b97f4a7c15 ^ len << 56)`, low byte replaced by the encoding id);
 /// it never appears on the wire but makes lookups cheap. The empty string hashes to 0.
 ///
-/// ```
-/// use fury::meta::{meta_string_hash, MetaEncoding};
-/// let h = meta_string_hash(&[0x0c, 0x8c, 0x70], MetaEncoding::LowerSpecial);
-/// assert_eq!(h & 0xff, 1);
-/// assert_eq!(meta_string_hash(&[], MetaEncoding::Utf8), 0);
-/// ```
+/// (Example: `doc_examples::meta_wire_line_31` in the crate's unit tests.)
 pub fn meta_string_hash(data: &[u8], encoding: MetaEncoding) -> u64 {
     let h = match data.len() {
         0 => return 0,
@@ -62,19 +57,7 @@ struct Inner {
 /// then written with one copy of its precomputed bytes. Cloning is cheap (a reference count)
 /// and a clone is the *same* meta string for deduplication.
 ///
-/// ```
-/// use fury::buffer::Writer;
-/// use fury::meta::{EncodedMetaString, MetaStringEncoder, MetaStringWriteState};
-///
-/// let ns = EncodedMetaString::new(&MetaStringEncoder::namespace().encode("demo").unwrap());
-/// let mut out = Vec::new();
-/// let mut state = MetaStringWriteState::new();
-/// let mut w = Writer::new(&mut out);
-/// state.write(&mut w, &ns);
-/// state.write(&mut w, &ns);
-/// drop(w);
-/// assert_eq!(out, [0x06, 0x01, 0x0c, 0x8c, 0x70, 0x03]);
-/// ```
+/// (Example: `doc_examples::meta_wire_line_65` in the crate's unit tests.)
 #[derive(Debug, Clone)]
 pub struct EncodedMetaString {
     inner: Arc<Inner>,
@@ -87,6 +70,7 @@ impl EncodedMetaString {
     }
 
     /// Prepares a meta string read from a stream, e.g. to write it again unchanged.
+    #[cfg(test)]
     pub fn from_wire(s: &WireMetaString<'_>) -> Self {
         Self::from_parts(s.encoding(), s.bytes())
     }
@@ -222,6 +206,7 @@ pub struct MetaStringWriteState {
 
 impl MetaStringWriteState {
     /// An empty state, for a new stream.
+    #[cfg(test)]
     pub fn new() -> Self {
         Self::default()
     }
@@ -238,6 +223,7 @@ impl MetaStringWriteState {
     }
 
     /// True when nothing was written since creation or the last reset.
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.written.is_empty()
     }
@@ -296,23 +282,21 @@ pub struct WireMetaString<'a> {
 
 impl<'a> WireMetaString<'a> {
     /// The encoding of the bytes.
+    #[cfg(test)]
     pub fn encoding(&self) -> MetaEncoding {
         self.encoding
     }
 
     /// The encoded bytes.
+    #[cfg(test)]
     pub fn bytes(&self) -> &'a [u8] {
         self.bytes
     }
 
     /// pyfory's 64-bit hash of the meta string (see [`meta_string_hash`]).
+    #[cfg(test)]
     pub fn hash(&self) -> u64 {
         self.hash
-    }
-
-    /// Input offset of the encoded bytes (of the first occurrence, for a back reference).
-    pub fn offset(&self) -> usize {
-        self.offset
     }
 
     /// True when `registered` has the same encoding and bytes.
@@ -358,19 +342,7 @@ impl PartialEq<EncodedMetaString> for WireMetaString<'_> {
 /// The strings borrow the input, and every new one consumes at least one input byte, so the
 /// state holds at most one small entry per input byte. Creating one does not allocate.
 ///
-/// ```
-/// use fury::buffer::Reader;
-/// use fury::meta::{MetaStringEncoder, MetaStringReadState};
-///
-/// let input = [0x06, 0x01, 0x0c, 0x8c, 0x70, 0x03];
-/// let mut r = Reader::new(&input);
-/// let mut state = MetaStringReadState::new();
-/// let first = state.read(&mut r).unwrap();
-/// let again = state.read(&mut r).unwrap();
-/// assert_eq!(first, again);
-/// assert_eq!(again.decode(&MetaStringEncoder::namespace()).unwrap(), "demo");
-/// assert!(state.read(&mut Reader::new(&[0x05])).is_err()); // id 1 was never read
-/// ```
+/// (Example: `doc_examples::meta_wire_line_362` in the crate's unit tests.)
 #[derive(Debug, Default)]
 pub struct MetaStringReadState<'a> {
     read: Vec<WireMetaString<'a>>,
@@ -383,18 +355,15 @@ impl<'a> MetaStringReadState<'a> {
     }
 
     /// Forgets every string read, keeping the allocation.
+    #[cfg(test)]
     pub fn reset(&mut self) {
         self.read.clear();
     }
 
     /// Number of ids seen so far.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.read.len()
-    }
-
-    /// True when nothing was read since creation or the last reset.
-    pub fn is_empty(&self) -> bool {
-        self.read.is_empty()
     }
 
     /// Reads one meta string: a first occurrence (which gets the next id) or a back

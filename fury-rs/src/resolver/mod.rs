@@ -5,5 +5,5 @@ mod registry;
 mod typedef_cache;
 
 pub(crate) use names::{read_type_name, write_type_name};
-pub use registry::{LocalTypeDef, Registration, Registry, TypeEntry, TypeSlot, UserKind};
+pub use registry::{Registration, Registry, TypeEntry, TypeSlot, UserKind};
 pub use typedef_cache::{RemoteTypeDef, TypeDefCache};

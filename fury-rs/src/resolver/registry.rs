@@ -52,19 +52,6 @@ pub enum Registration {
 /// index and one compare instead of a hash lookup. `#[derive(FuryObject)]` gives every type
 /// one (in a `static`); it is only a hint, checked on every use, so several instances with
 /// different registrations stay correct (they only miss more often).
-///
-/// ```
-/// use fury::{Fury, FuryObject};
-/// #[derive(FuryObject)]
-/// #[fury(id = 7)]
-/// struct Point { x: i32 }
-/// let mut fury = Fury::builder().build();
-/// fury.register::<Point>().unwrap();
-/// // The derive gives `Point` its slot; lookups go through it.
-/// let _slot: &fury::resolver::TypeSlot = <Point as FuryObject>::type_slot();
-/// let entry = fury.registry().get::<Point>().unwrap();
-/// assert_eq!(fury.registry().at(entry.index()).map(|e| e.rust_name), Some(entry.rust_name));
-/// ```
 #[derive(Debug)]
 pub struct TypeSlot(std::sync::atomic::AtomicU32);
 
@@ -371,7 +358,7 @@ impl Registry {
         self.entries.get(i)
     }
 
-    /// The entry at position `index` (see [`TypeEntry::index`]).
+    /// The entry at position `index` in the registry.
     #[inline]
     pub fn at(&self, index: u32) -> Option<&TypeEntry> {
         self.entries.get(index as usize)

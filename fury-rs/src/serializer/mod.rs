@@ -17,8 +17,8 @@ mod temporal;
 mod wrapper;
 
 pub use array::UInt8Array;
-pub use collection::{read_elements, read_elements_with, write_elements, ItemReader, List, Typed};
-pub use map::{read_map, read_map_with, write_map};
+pub use collection::{read_elements, write_elements, ItemReader, List, Typed};
+pub use map::{read_map, write_map};
 pub use object::FuryObject;
 pub use wrapper::{Fixed, Tagged};
 
@@ -39,6 +39,11 @@ use crate::types::TypeId;
 /// assert_eq!(<u32 as WireType>::TYPE_ID, TypeId::VarUInt32);
 /// assert_eq!(<Vec<f64> as WireType>::TYPE_ID, TypeId::Float64Array);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no xlang wire type",
+    label = "not a fury type",
+    note = "derive `fury::FuryObject` for it, mark a newtype `#[fury(transparent)]`, or write the field through `#[fury(with = \"module\")]`"
+)]
 pub trait WireType {
     /// Wire type id of values of this type (for `Option<T>`, that of `T`; for user types the
     /// kind, e.g. `STRUCT`, whatever the registration).
@@ -95,6 +100,11 @@ pub trait WireType {
 /// let fury = fury::Fury::default();
 /// assert_eq!(fury.serialize(&7u8).unwrap(), [0x01, 0xff, 0x09, 0x07]);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written by fury",
+    label = "not a fury type",
+    note = "derive `fury::FuryObject` for it, mark a newtype `#[fury(transparent)]`, or write the field through `#[fury(with = \"module\")]`"
+)]
 pub trait Serialize: WireType {
     /// Writes the type info of this value (one byte for internal types; the user type id or
     /// the registered names for structs and enums).
@@ -272,6 +282,11 @@ pub const fn fingerprint_id(id: TypeId) -> TypeId {
 /// let n: u8 = fury.deserialize(&[0x01, 0xff, 0x09, 0x07]).unwrap();
 /// assert_eq!(n, 7);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read by fury",
+    label = "not a fury type",
+    note = "derive `fury::FuryObject` for it, mark a newtype `#[fury(transparent)]`, or write the field through `#[fury(with = \"module\")]`"
+)]
 pub trait Deserialize<'de>: WireType + Sized {
     /// Reads the payload of a value whose type is known: after a type info equal to
     /// `Self::TYPE_ID`, or in a declared position.
@@ -435,14 +450,14 @@ pub fn write_with_flag<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> 
 }
 
 /// Writes a whole stream with `v` as its root: the header byte, then `v` as
-/// [`write_with_flag`] writes it. The default of [`Serialize::write_stream`].
+/// `write_with_flag` writes it. The default of [`Serialize::write_stream`].
 #[inline]
 pub fn write_stream<T: Serialize + ?Sized>(v: &T, ctx: &mut WriteContext) -> Result<()> {
     ctx.writer.u8(crate::types::header::XLANG);
     write_with_flag(v, ctx)
 }
 
-/// Reads a value written by [`write_with_flag`].
+/// Reads a value written by `write_with_flag` (a flag, type info and payload).
 #[inline]
 pub fn read_with_flag<'de, T: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
     let item = Typed::<T>::new();

@@ -11,7 +11,71 @@ use crate::types::{RefFlag, TypeId};
 
 /// A user type (struct or enum) that can be registered on a `Fury` instance.
 ///
-/// Implemented by `#[derive(FuryObject)]`.
+/// Implemented by `#[derive(FuryObject)]`, which also implements [`WireType`],
+/// [`Serialize`] and [`Deserialize`]. Structs may have named fields, be tuple or unit
+/// structs, and be generic (each instantiation is registered on its own); enums have
+/// variants without fields. Field types are whatever implements the traits: type aliases
+/// and type parameters are ordered on the wire by what they are, not by how they are spelled.
+///
+/// ```
+/// use fury::{Fury, FuryObject};
+///
+/// type OrderId = u64;
+///
+/// #[derive(FuryObject, Debug, PartialEq)]
+/// #[fury(namespace = "shop", name = "Order")]
+/// struct Order {
+///     id: OrderId,
+///     #[fury(rename = "customerName")]
+///     customer: String,
+///     lines: Vec<Line>,
+/// }
+///
+/// #[derive(FuryObject, Debug, PartialEq)]
+/// #[fury(id = 21)]
+/// struct Line(String, #[fury(encoding = "fixed")] u32);
+///
+/// let mut fury = Fury::default();
+/// fury.register::<Order>()?.register::<Line>()?;
+/// let order = Order { id: 7, customer: "Ada".into(), lines: vec![Line("tea".into(), 2)] };
+/// let bytes = fury.serialize(&order)?;
+/// assert_eq!(fury.deserialize::<Order>(&bytes)?, order);
+/// # Ok::<(), fury::Error>(())
+/// ```
+///
+/// # Attributes
+///
+/// On the type:
+/// - `#[fury(id = N)]` or `#[fury(namespace = "..", name = "..")]`: the registration that
+///   [`Fury::register`](crate::Fury::register) uses (or pass one to `register_by_id` /
+///   `register_by_name`).
+/// - `#[fury(transparent)]` on a struct with one field: written exactly as that field (no
+///   registration of its own).
+/// - `#[fury(bound = "T: ..")]`: the where clause of the generated impls, instead of the
+///   inferred `T: Serialize + DeserializeOwned + 'static` for each type parameter a field
+///   uses.
+///
+/// On a field:
+/// - `#[fury(id = N)]`: a tag id, which replaces the name in field order, fingerprint and
+///   TypeDef (as pyfory's `field(id=..)`).
+/// - `#[fury(rename = "..")]`: the peers' field name (tuple fields are `_0`, `_1`, ...).
+/// - `#[fury(skip)]`: not serialized; read as `Default::default()`.
+/// - `#[fury(nullable)]`: a null flag precedes a field whose Rust type cannot be null.
+/// - `#[fury(ref)]` (or `ref = false`): the field tracks references when reference tracking
+///   is on.
+/// - `#[fury(encoding = "fixed" | "varint" | "tagged")]`: the encoding of an `i32`, `u32`,
+///   `i64` or `u64` field (and of its `Option`); `tagged` for 64-bit ones only.
+/// - `#[fury(with = "module")]`: the field is written as `module::Wire`, converted by
+///   `module::to_wire(&Field) -> Wire` and `module::from_wire(Wire) -> fury::Result<Field>`;
+///   for types the user does not own.
+/// - `#[fury(default)]` or `#[fury(default = "path")]`: the value (`Default::default()` or
+///   `path()`) of a field that a peer's TypeDef lacks, in compatible mode.
+///
+/// On an enum variant: `#[fury(id = N)]`, the variant id (default: its position from 0).
+///
+/// Setting an attribute twice, or two that contradict each other (`skip` with anything
+/// else, `with` with `encoding`), is a compile error at the attribute; every error of a
+/// derive is reported at once.
 pub trait FuryObject: Serialize + for<'de> Deserialize<'de> + 'static {
     /// Struct or enum.
     const KIND: UserKind;
@@ -20,10 +84,12 @@ pub trait FuryObject: Serialize + for<'de> Deserialize<'de> + 'static {
     fn registration() -> Option<Registration>;
 
     /// The type's registry lookup hint (a `static` per type).
+    #[doc(hidden)]
     fn type_slot() -> &'static crate::resolver::TypeSlot;
 
     /// The fields a TypeDef of this type lists, in wire order, for `compress_int` (empty for
     /// enums).
+    #[doc(hidden)]
     fn typedef_fields(registry: &crate::resolver::Registry, compress_int: bool) -> Vec<FieldInfo> {
         let _ = (registry, compress_int);
         Vec::new()

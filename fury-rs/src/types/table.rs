@@ -84,16 +84,17 @@ pub struct TypeRow {
     /// What kind of value it is.
     pub family: Family,
     /// Values of this type take a reference id when reference tracking is on and the
-    /// position tracks references (pyfory tracks containers and binary, not scalars).
+    /// position tracks references.
     pub tracked: bool,
     /// The kind byte is followed by a varuint32 user type id.
     pub user_id: bool,
 }
 
 const fn row(id: u8, name: &'static str, size: u8, compressed: bool, family: Family) -> TypeRow {
+    // pyfory tracks containers, binary and the time types; not strings or scalars.
     let tracked = matches!(
         family,
-        Family::List | Family::Set | Family::Map | Family::Binary
+        Family::List | Family::Set | Family::Map | Family::Binary | Family::Time
     );
     // The kinds registered by id (ENUM 25, STRUCT 27, EXT 31, TYPED_UNION 34).
     let user_id = matches!(id, 25 | 27 | 31 | 34);

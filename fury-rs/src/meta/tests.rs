@@ -4,12 +4,12 @@
 //! The expected values come from `conformance/vectors_meta/meta_strings.json`, written by
 //! `conformance/gen_meta_strings.py` from pyfory itself.
 
-use fury::buffer::{Reader, Writer};
-use fury::meta::{
+use crate::buffer::{Reader, Writer};
+use crate::meta::{
     meta_string_hash, murmur3_x64_128, EncodedMetaString, MetaEncoding, MetaStringEncoder,
     MetaStringReadState, MetaStringWriteState, MAX_META_STRING_CHARS,
 };
-use fury::ErrorKind;
+use crate::ErrorKind;
 use proptest::prelude::*;
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +302,7 @@ fn wire_reader_reads_pyfory_streams() {
 // ---------------------------------------------------------------------------------------------
 // Hostile input: always an error, never a panic.
 
-fn read_all(input: &[u8]) -> fury::Result<usize> {
+fn read_all(input: &[u8]) -> crate::Result<usize> {
     let mut r = Reader::new(input);
     let mut st = MetaStringReadState::new();
     while r.remaining() > 0 {

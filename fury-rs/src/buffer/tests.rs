@@ -1,7 +1,7 @@
 //! Wire primitives: boundaries, hostile encodings and round-trip properties.
 
-use fury::buffer::{Reader, Writer};
-use fury::ErrorKind;
+use crate::buffer::{Reader, Writer};
+use crate::ErrorKind;
 use proptest::prelude::*;
 
 fn written(f: impl FnOnce(&mut Writer)) -> Vec<u8> {
@@ -162,7 +162,7 @@ fn varuint32_length_formula_matches_encoding_everywhere_it_changes() {
     for shift in 0..32 {
         for v in [(1u32 << shift) - 1, 1u32 << shift, (1u32 << shift) + 1] {
             let b = written(|w| w.var_u32(v));
-            assert_eq!(b.len() as u32, fury::buffer::var_u32_len(v), "{v}");
+            assert_eq!(b.len() as u32, crate::buffer::var_u32_len(v), "{v}");
             assert_eq!(Reader::new(&b).var_u32().unwrap(), v);
             let mut via64 = Vec::new();
             Writer::new(&mut via64).var_u64(v as u64);
@@ -176,8 +176,8 @@ fn varuint64_fast_path_matches_the_reference_encoder_at_every_length_change() {
     for shift in 0..64 {
         for v in [(1u64 << shift) - 1, 1u64 << shift, (1u64 << shift) | 1] {
             let b = written(|w| w.var_u64(v));
-            let mut reference = [0u8; fury::buffer::MAX_VARINT64_LEN];
-            let n = fury::buffer::encode_var_u64(v, &mut reference);
+            let mut reference = [0u8; crate::buffer::MAX_VARINT64_LEN];
+            let n = crate::buffer::encode_var_u64(v, &mut reference);
             assert_eq!(b, &reference[..n], "{v:#x}");
             assert_eq!(Reader::new(&b).var_u64().unwrap(), v);
         }
@@ -270,7 +270,7 @@ fn tagged_runs_pick_the_tag_from_every_byte() {
             cases.push((d, false));
         }
         for (data, is_ascii) in cases {
-            assert_eq!(fury::buffer::is_ascii(&data), is_ascii);
+            assert_eq!(crate::buffer::is_ascii(&data), is_ascii);
             let header = ((n as u64) << 2) | if is_ascii { 0 } else { 2 };
             let mut expected = reference_var_u64(header);
             expected.extend_from_slice(&data);
@@ -332,7 +332,7 @@ fn number_runs_round_trip_and_refuse_short_input() {
 
 #[test]
 fn owned_strings_only_from_valid_text() {
-    use fury::buffer::{ascii_to_string, utf8_to_string};
+    use crate::buffer::{ascii_to_string, utf8_to_string};
     for n in 0..=40usize {
         let s: String = (0..n).map(|i| (b'A' + (i % 26) as u8) as char).collect();
         assert_eq!(ascii_to_string(s.as_bytes()).as_deref(), Some(s.as_str()));

@@ -1,0 +1,9 @@
+use fury::FuryObject;
+
+#[derive(FuryObject)]
+struct S {
+    #[fury(skip, nullable, id = 9)]
+    a: i32,
+}
+
+fn main() {}
