@@ -21,7 +21,8 @@ side, with the plain types plus the vector's ``writer_registers`` / ``reader_reg
 vector). A struct or enum in an ``any`` position becomes ``fury::Value::Struct`` (fields in
 TypeDef order) or ``fury::Value::Enum(id)``, which is what fury decodes there.
 
-Standard library only, and deterministic: the output depends only on the input file.
+Standard library and vectorlib only (no pyfory), and deterministic: the output depends only
+on the input file.
 
     python3 conformance/gen_rust_mirrors.py           # rewrite both generated files
     python3 conformance/gen_rust_mirrors.py --check   # exit 1 if either is stale
@@ -51,6 +52,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from vectorlib.naming import snake_case  # noqa: E402  (pyfory's rule, shared with the Python side)
 DEFAULT_INPUT = HERE / "vectors_structs" / "structs.json"
 DEFAULT_OUTPUT = HERE / "tests" / "generated" / "structs_mirror.rs"
 
@@ -208,28 +211,6 @@ RUST_KEYWORDS = {
 }
 # Names the generated file uses unqualified; a type definition must not shadow them.
 RESERVED_TYPE_NAMES = {"Option", "Some", "None", "Vec", "String", "Case", "Box", "Result"}
-
-
-def snake_case(name):
-    """pyfory's (and fury-derive's) snake_case of a field name."""
-    out = []
-    prev = None
-    for i, c in enumerate(name):
-        if c == "_":
-            out.append("_")
-            prev = c
-            continue
-        if c.isupper():
-            next_lower = i + 1 < len(name) and name[i + 1].islower()
-            after_word = prev is not None and (prev.islower() or prev.isdigit())
-            after_upper = prev is not None and prev.isupper()
-            if out and out[-1] != "_" and (after_word or (after_upper and next_lower)):
-                out.append("_")
-            out.append(c.lower())
-        else:
-            out.append(c)
-        prev = c
-    return "".join(out).rstrip("_")
 
 
 def camel_case(name):

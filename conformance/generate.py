@@ -318,7 +318,7 @@ def group_binary_arrays():
         ("d", [1.5, -0.0]),
     ]
     for code, values in pyarrays:
-        kind = VL._PYARRAY_KIND[code]
+        kind = VL.PY_ARRAY_KINDS[code]
         s.append(
             Spec(
                 "binary_arrays/pyarray_{}/{}".format("u" + code.lower() if code.isupper() else code, kind),

@@ -385,7 +385,7 @@ def build_type_defs():
             return
         for f in d["fields"]:
             tree = table.field_tree(d["name"], f["name"])
-            for ref in VL._named_refs(tree):
+            for ref in VL.named_refs(tree):
                 rd = next(x for x in defs if x["name"] == ref)
                 if rd.get("alias_of_registration") and rd["kind"] == "struct":
                     fill(rd)

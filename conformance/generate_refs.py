@@ -15,10 +15,10 @@ vectors".
 Every vector is built by running its "python" text, and is confirmed before
 it is stored; the script aborts on the first disagreement:
 
-1. our independent decoder (vectorlib.decode_wire_refs: our own reading of
-   where pyfory writes which flag, every TypeDef equal to our own encoding)
-   decodes the bytes, consuming every byte; the node's ids are 0..N-1, and
-   the root always has ref id 0;
+1. our independent decoder (vectorlib.decode_stream with ref=True: our
+   own reading of where pyfory writes which flag, every TypeDef equal to
+   our own encoding) decodes the bytes, consuming every byte; the node's
+   ids are 0..N-1, and the root always has ref id 0;
 2. pyfory.deserialize consumes every byte and gives a graph equal to the
    node, with exactly the node's sharing (compare_ref_graph, strict: a
    "ref" is the very object, ``is``; no other list / dict / set / struct is
@@ -330,7 +330,7 @@ class Builder:
             die(name, "pyfory cannot write it: {!r}".format(exc))
         # 1. independent decoder
         try:
-            node = VL.decode_wire_refs(data, spec.schema, types, compatible)
+            node, typedefs = VL.decode_stream(data, spec.schema, types, compatible, ref=True)
         except (VL.WireError, VL.VectorError) as exc:
             die(name, "independent decoder failed on {}: {}".format(data.hex()[:400], exc))
         problems = VL.ref_node_errors(node)
@@ -339,7 +339,7 @@ class Builder:
         if node["type"] != "null" and node.get("ref_id") != 0:
             die(name, "the root does not carry ref id 0: {}".format(json.dumps(node)[:200]))
         if compatible:
-            self.record_typedefs(name, data, spec.schema)
+            self.record_typedefs(name, typedefs)
         # 2. pyfory reads its bytes back, with the node's sharing
         try:
             decoded, unread = VL.deserialize_all(fory, data)
@@ -378,15 +378,10 @@ class Builder:
             vec["note"] = "; ".join(notes)
         return vec
 
-    def record_typedefs(self, name, data, schema):
+    def record_typedefs(self, name, typedefs):
         """Keep the TypeDef bytes of a compatible stream (our decoder has
         already required each to equal typedef_encode)."""
-        view = self.types.registered_view(())
-        r = VL.RefWireReader(data, view, True)
-        # re-decode only to collect r.typedef_bytes
-        r.u8()
-        VL._rr_flagged(r, True, lambda: VL._rr_payload(r, VL._rr_type_id(r), VL.parse_schema(schema, self.types)))
-        for tname, raw in r.typedef_bytes.items():
+        for tname, raw in typedefs.items():
             if self.typedefs.setdefault(tname, raw) != raw:
                 die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
 
