@@ -281,9 +281,11 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
     Ok(out)
 }
 
+/// Implements the traits for a set type: `HashSet[S: bounds]` names the hasher parameter and
+/// its bounds (any `BuildHasher + Default`), absent for ordered sets.
 macro_rules! set_impl {
-    ($set:ident, $($bound:tt)+) => {
-        impl<T: WireType + $($bound)+> WireType for std::collections::$set<T> {
+    ($set:ident $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
+        impl<T: WireType + $($bound)+ $(, $s: $($sb)+)?> WireType for std::collections::$set<T $(, $s)?> {
             const TYPE_ID: TypeId = TypeId::Set;
             const REF_TYPE: bool = true;
             fn field_type(
@@ -294,7 +296,7 @@ macro_rules! set_impl {
             }
         }
 
-        impl<T: Serialize + $($bound)+> Serialize for std::collections::$set<T> {
+        impl<T: Serialize + $($bound)+ $(, $s: $($sb)+)?> Serialize for std::collections::$set<T $(, $s)?> {
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 write_elements(self.len(), self.iter(), false, ctx)
@@ -307,7 +309,9 @@ macro_rules! set_impl {
 
         }
 
-        impl<'de, T: Deserialize<'de> + $($bound)+> Deserialize<'de> for std::collections::$set<T> {
+        impl<'de, T: Deserialize<'de> + $($bound)+ $(, $s: $($sb)+)?> Deserialize<'de>
+            for std::collections::$set<T $(, $s)?>
+        {
             #[inline]
             fn missing() -> Option<Self> {
                 Some(Self::default())
@@ -331,7 +335,7 @@ macro_rules! set_impl {
     };
 }
 
-set_impl!(HashSet, Eq + std::hash::Hash);
+set_impl!(HashSet[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
 set_impl!(BTreeSet, Ord);
 
 /// A `Vec<T>` always written as a LIST, also for primitive `T` (whose plain `Vec` is a dense

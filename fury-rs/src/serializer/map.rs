@@ -301,9 +301,13 @@ fn read_in_chunk<'de, R: ItemReader<'de>>(
     Ok(super::refs::finish(ctx, item, v, slot))
 }
 
+/// Implements the traits for a map type: `HashMap[S: bounds]` names the hasher parameter and
+/// its bounds (any `BuildHasher + Default`), absent for ordered maps.
 macro_rules! map_impl {
-    ($map:ident, $($bound:tt)+) => {
-        impl<K: WireType + $($bound)+, V: WireType> WireType for std::collections::$map<K, V> {
+    ($map:ident $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
+        impl<K: WireType + $($bound)+, V: WireType $(, $s: $($sb)+)?> WireType
+            for std::collections::$map<K, V $(, $s)?>
+        {
             const TYPE_ID: TypeId = TypeId::Map;
             const REF_TYPE: bool = true;
             fn field_type(
@@ -317,7 +321,9 @@ macro_rules! map_impl {
             }
         }
 
-        impl<K: Serialize + $($bound)+, V: Serialize> Serialize for std::collections::$map<K, V> {
+        impl<K: Serialize + $($bound)+, V: Serialize $(, $s: $($sb)+)?> Serialize
+            for std::collections::$map<K, V $(, $s)?>
+        {
             #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 write_map(self.len(), self.iter(), false, ctx)
@@ -330,7 +336,9 @@ macro_rules! map_impl {
 
         }
 
-        impl<'de, K: Deserialize<'de> + $($bound)+, V: Deserialize<'de>> Deserialize<'de> for std::collections::$map<K, V> {
+        impl<'de, K: Deserialize<'de> + $($bound)+, V: Deserialize<'de> $(, $s: $($sb)+)?>
+            Deserialize<'de> for std::collections::$map<K, V $(, $s)?>
+        {
             #[inline]
             fn missing() -> Option<Self> {
                 Some(Self::default())
@@ -348,5 +356,5 @@ macro_rules! map_impl {
     };
 }
 
-map_impl!(HashMap, Eq + std::hash::Hash);
+map_impl!(HashMap[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
 map_impl!(BTreeMap, Ord);

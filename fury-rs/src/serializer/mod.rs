@@ -12,6 +12,7 @@ mod map;
 pub mod object;
 pub mod refs;
 mod scalar;
+mod std_types;
 mod string;
 mod temporal;
 mod wrapper;
