@@ -711,10 +711,9 @@ class Gen:
 
         out.append("/// The registration a mirrored type's `#[fury(..)]` attribute names, by type name.")
         out.append("pub fn registration_of(type_name: &str) -> Option<fury::Registration> {")
-        out.append("    use fury::FuryObject;")
         out.append("    match type_name {")
         for t in self.doc["types"]:
-            out.append(f"        {rust_str(t['name'])} => {t['name']}::registration(),")
+            out.append(f"        {rust_str(t['name'])} => fury::Registration::of::<{t['name']}>(),")
         out.append("        _ => None,")
         out.append("    }")
         out.append("}")

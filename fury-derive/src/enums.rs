@@ -78,7 +78,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 }
             }
 
-            impl #impl_generics ::fury::FuryObject for #name #ty_generics #where_clause {
+            impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
                 const KIND: ::fury::UserKind = ::fury::UserKind::Enum;
 
                 fn registration() -> ::std::option::Option<::fury::Registration> {

@@ -389,7 +389,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                 }
             }
 
-            impl #impl_generics ::fury::FuryObject for #name #ty_generics #where_clause {
+            impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
                 const KIND: ::fury::UserKind = ::fury::UserKind::Struct;
 
                 fn registration() -> ::std::option::Option<::fury::Registration> {

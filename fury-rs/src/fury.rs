@@ -1,71 +1,12 @@
 //! The [`Fury`] facade and its builder.
 
-use crate::context::{Options, ReadContext, WriteContext};
+use crate::config::Config;
+use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
-use crate::meta::typedef::TypeDefLimits;
 use crate::resolver::{Registration, Registry, TypeDefCache};
 use crate::serializer::{Deserialize, FuryObject, Serialize};
 use crate::types::header;
 use std::sync::Arc;
-
-/// Default limit on nesting depth (containers within containers) for reading and writing.
-pub const DEFAULT_MAX_DEPTH: u32 = 256;
-
-/// Settings of a [`Fury`] instance.
-#[derive(Debug, Clone)]
-pub struct Config {
-    ref_tracking: bool,
-    compatible: bool,
-    compress_int: bool,
-    max_depth: u32,
-    typedef_limits: TypeDefLimits,
-    typedef_cache_entries: usize,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            ref_tracking: false,
-            compatible: true,
-            compress_int: true,
-            max_depth: DEFAULT_MAX_DEPTH,
-            typedef_limits: TypeDefLimits::default(),
-            typedef_cache_entries: 1024,
-        }
-    }
-}
-
-impl Config {
-    /// Whether reference tracking is on.
-    pub fn ref_tracking(&self) -> bool {
-        self.ref_tracking
-    }
-
-    /// Whether compatible (schema-evolution) mode is on.
-    pub fn compatible(&self) -> bool {
-        self.compatible
-    }
-
-    /// Whether i32/u32/i64/u64 struct fields default to varints.
-    pub fn compress_int(&self) -> bool {
-        self.compress_int
-    }
-
-    /// The nesting limit.
-    pub fn max_depth(&self) -> u32 {
-        self.max_depth
-    }
-
-    fn options(&self) -> Options {
-        Options {
-            compress_int: self.compress_int,
-            max_depth: self.max_depth,
-            compatible: self.compatible,
-            typedef_limits: self.typedef_limits,
-            ref_tracking: self.ref_tracking,
-        }
-    }
-}
 
 /// Builds a [`Fury`]; see [`Fury::builder`].
 #[derive(Debug, Clone, Default)]
@@ -247,7 +188,7 @@ impl Fury {
     ) -> Result<()> {
         let start = out.len();
         let result = {
-            let mut ctx = WriteContext::new(out, &self.registry, self.config.options());
+            let mut ctx = WriteContext::new(out, &self.registry, self.config);
             value.write_stream(&mut ctx)
         };
         if result.is_err() {
@@ -259,12 +200,7 @@ impl Fury {
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     #[inline]
     pub fn deserialize<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut ctx = ReadContext::new(
-            bytes,
-            &self.registry,
-            &self.typedef_cache,
-            self.config.options(),
-        );
+        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
         self.read_whole(&mut ctx)
     }
 
@@ -274,12 +210,7 @@ impl Fury {
         &self,
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
-        let mut ctx = ReadContext::new(
-            bytes,
-            &self.registry,
-            &self.typedef_cache,
-            self.config.options(),
-        );
+        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
         let value = self.read_stream(&mut ctx)?;
         Ok((value, ctx.reader.position()))
     }

@@ -45,6 +45,7 @@
 #![warn(missing_docs)]
 
 mod buffer;
+mod config;
 mod context;
 mod error;
 mod float16;
@@ -59,9 +60,10 @@ mod value;
 pub use crate::buffer::{Reader, Writer};
 pub use crate::context::{ReadContext, WriteContext};
 
+pub use crate::config::{Config, DEFAULT_MAX_DEPTH};
 pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
-pub use crate::fury::{Config, Fury, FuryBuilder, DEFAULT_MAX_DEPTH};
+pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
     Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array, WireType,
@@ -83,10 +85,9 @@ pub mod __private {
     pub use crate::buffer::Room;
     pub use crate::context::{ReadContext, WriteContext};
     pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
-    pub use crate::resolver::TypeSlot;
-    pub use crate::serializer::compatible::{
-        missing_field, plan_for, read_evolved, skip_field, ReadPlan,
-    };
+    pub use crate::resolver::plan::ReadPlan;
+    pub use crate::resolver::{TypeSlot, UserType};
+    pub use crate::serializer::compatible::{missing_field, plan_for, read_evolved, skip_field};
     pub use crate::serializer::layout::{
         field_order, same_order, unordered_field, FieldKey, StructLayout,
     };

@@ -1,9 +1,10 @@
 //! Type registration: which user types a `Fury` instance knows, and under which id or name.
 
 mod names;
+pub(crate) mod plan;
 mod registry;
 mod typedef_cache;
 
-pub(crate) use names::{read_type_name, write_type_name};
-pub use registry::{Registration, Registry, TypeEntry, TypeSlot, UserKind};
+pub(crate) use names::names;
+pub use registry::{Registration, Registry, TypeEntry, TypeSlot, UserKind, UserType};
 pub use typedef_cache::{RemoteTypeDef, TypeDefCache};

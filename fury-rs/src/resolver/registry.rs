@@ -48,6 +48,28 @@ pub enum Registration {
     },
 }
 
+/// What the registry needs of a user type: its kind, its registration and its TypeDef
+/// fields. `#[derive(FuryObject)]` implements it; [`FuryObject`](crate::FuryObject) is
+/// this plus the serialization traits.
+#[doc(hidden)]
+pub trait UserType: 'static {
+    /// Struct or enum.
+    const KIND: UserKind;
+
+    /// The registration named by the type's `#[fury(..)]` attributes, if any.
+    fn registration() -> Option<Registration>;
+
+    /// The type's registry lookup hint (a `static` per type).
+    fn type_slot() -> &'static TypeSlot;
+
+    /// The fields a TypeDef of this type lists, in wire order, for `compress_int` (empty for
+    /// enums).
+    fn typedef_fields(registry: &Registry, compress_int: bool) -> Vec<FieldInfo> {
+        let _ = (registry, compress_int);
+        Vec::new()
+    }
+}
+
 /// Where a user type was last found in a registry: a hint that makes the common lookup an
 /// index and one compare instead of a hash lookup. `#[derive(FuryObject)]` gives every type
 /// one (in a `static`); it is only a hint, checked on every use, so several instances with
@@ -261,11 +283,7 @@ impl Registry {
     /// Registers `T` (of `kind`) under `registration`. Registering the same type again with
     /// the same identity is allowed; a different identity, or an identity taken by another
     /// type, is an error.
-    pub fn add<T: crate::serializer::FuryObject>(
-        &mut self,
-        kind: UserKind,
-        registration: Registration,
-    ) -> Result<()> {
+    pub fn add<T: UserType>(&mut self, kind: UserKind, registration: Registration) -> Result<()> {
         let key = std::any::TypeId::of::<T>();
         let rust_name = std::any::type_name::<T>();
         let taken = match &registration {
@@ -340,7 +358,7 @@ impl Registry {
 
     /// The registration of `T`, if any.
     #[inline]
-    pub fn get<T: crate::serializer::FuryObject>(&self) -> Option<&TypeEntry> {
+    pub fn get<T: UserType>(&self) -> Option<&TypeEntry> {
         let key = std::any::TypeId::of::<T>();
         let slot = T::type_slot();
         let hint = slot.0.load(std::sync::atomic::Ordering::Relaxed) as usize;
@@ -366,7 +384,7 @@ impl Registry {
 
     /// The registration of `T`, or the error naming the unregistered type.
     #[inline]
-    pub fn entry<T: crate::serializer::FuryObject>(&self) -> Result<&TypeEntry> {
+    pub fn entry<T: UserType>(&self) -> Result<&TypeEntry> {
         self.get::<T>().ok_or_else(|| {
             Error::new(ErrorKind::Invalid {
                 what: format!(
@@ -379,7 +397,7 @@ impl Registry {
 
     /// True when `T` is registered by name (so its type info must accompany its values).
     #[inline]
-    pub fn is_named<T: crate::serializer::FuryObject>(&self) -> bool {
+    pub fn is_named<T: UserType>(&self) -> bool {
         self.has_named
             && matches!(
                 self.get::<T>(),

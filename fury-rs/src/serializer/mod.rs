@@ -7,11 +7,13 @@
 pub(crate) mod array;
 mod collection;
 pub mod compatible;
+pub(crate) mod declared;
 pub(crate) mod layout;
 mod map;
 pub mod object;
 pub mod refs;
 mod scalar;
+mod skip;
 mod std_types;
 mod string;
 mod temporal;

@@ -5,8 +5,9 @@ pub use super::string::room_str;
 use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
-use crate::meta::typedef::{FieldInfo, TypeDefRegistration};
-use crate::resolver::{Registration, UserKind};
+use crate::meta::typedef::TypeDefRegistration;
+use crate::meta::MetaStringEncoder;
+use crate::resolver::{Registration, UserKind, UserType};
 use crate::types::{RefFlag, TypeId};
 
 /// A user type (struct or enum) that can be registered on a `Fury` instance.
@@ -76,23 +77,25 @@ use crate::types::{RefFlag, TypeId};
 /// Setting an attribute twice, or two that contradict each other (`skip` with anything
 /// else, `with` with `encoding`), is a compile error at the attribute; every error of a
 /// derive is reported at once.
-pub trait FuryObject: Serialize + for<'de> Deserialize<'de> + 'static {
-    /// Struct or enum.
-    const KIND: UserKind;
+pub trait FuryObject: UserType + Serialize + for<'de> Deserialize<'de> {}
 
-    /// The registration named by the type's `#[fury(..)]` attributes, if any.
-    fn registration() -> Option<Registration>;
+impl<T: UserType + Serialize + for<'de> Deserialize<'de>> FuryObject for T {}
 
-    /// The type's registry lookup hint (a `static` per type).
-    #[doc(hidden)]
-    fn type_slot() -> &'static crate::resolver::TypeSlot;
-
-    /// The fields a TypeDef of this type lists, in wire order, for `compress_int` (empty for
-    /// enums).
-    #[doc(hidden)]
-    fn typedef_fields(registry: &crate::resolver::Registry, compress_int: bool) -> Vec<FieldInfo> {
-        let _ = (registry, compress_int);
-        Vec::new()
+impl Registration {
+    /// The registration that `T`'s `#[fury(id = ..)]` or `#[fury(namespace = .., name = ..)]`
+    /// attribute names, if it has one.
+    ///
+    /// ```
+    /// use fury::{FuryObject, Registration};
+    ///
+    /// #[derive(FuryObject)]
+    /// #[fury(id = 7)]
+    /// struct Point { x: i32 }
+    ///
+    /// assert_eq!(Registration::of::<Point>(), Some(Registration::Id(7)));
+    /// ```
+    pub fn of<T: FuryObject>() -> Option<Registration> {
+        T::registration()
     }
 }
 
@@ -175,7 +178,7 @@ fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result
             ctx.writer.var_u32(*id);
             Ok(())
         }
-        Registration::Name { .. } => crate::resolver::write_type_name(entry, ctx),
+        Registration::Name { .. } => write_type_name(entry, ctx),
     }
 }
 
@@ -318,7 +321,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
             Ok(())
         }
         (Registration::Name { .. }, got) if got == T::KIND.named_kind() => {
-            crate::resolver::read_type_name(entry, ctx)
+            read_type_name(entry, ctx)
         }
         _ => Err(mismatch(id.name().to_string())),
     }
@@ -621,4 +624,42 @@ pub fn bad_enum_variant<'de, T>(ctx: &ReadContext<'de, '_>, at: usize, found: u3
         },
         at,
     )
+}
+
+/// Writes the namespace and type name of a named type (with per-stream deduplication).
+fn write_type_name(entry: &crate::resolver::TypeEntry, ctx: &mut WriteContext) -> Result<()> {
+    let n = crate::resolver::names(entry)?;
+    ctx.write_meta_string(&n.namespace);
+    ctx.write_meta_string(&n.type_name);
+    Ok(())
+}
+
+/// Reads the namespace and type name of a named type and checks them against `entry`.
+fn read_type_name<'de>(
+    entry: &crate::resolver::TypeEntry,
+    ctx: &mut ReadContext<'de, '_>,
+) -> Result<()> {
+    let n = crate::resolver::names(entry)?;
+    let at = ctx.reader.position();
+    let (ns, ty) = ctx.read_type_name_strings()?;
+    if ns.matches(&n.namespace) && ty.matches(&n.type_name) {
+        return Ok(());
+    }
+    let found_ns = ns
+        .decode(&MetaStringEncoder::namespace())
+        .unwrap_or_else(|_| "?".into());
+    let found_ty = ty
+        .decode(&MetaStringEncoder::type_name())
+        .unwrap_or_else(|_| "?".into());
+    Err(Error::at(
+        ErrorKind::TypeMismatch {
+            expected: format!("{} ({})", entry.rust_name, entry.describe()),
+            found: if found_ns.is_empty() {
+                format!("named type {found_ty}")
+            } else {
+                format!("named type {found_ns}.{found_ty}")
+            },
+        },
+        at,
+    ))
 }

@@ -5,10 +5,58 @@ use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::resolver::Registry;
 use crate::serializer::array::{read_dense, write_dense};
+use crate::serializer::declared::{
+    current_body_typedef, dynamic_type_info_rest, read_declared, Dynamic,
+};
 use crate::serializer::{
     read_elements, read_map, write_elements, write_map, Deserialize, Serialize, WireType,
 };
 use crate::types::TypeId;
+
+impl<'de> Dynamic<'de> for Value {
+    fn list(items: Vec<Self>) -> Self {
+        Value::List(items)
+    }
+    fn set(items: Vec<Self>) -> Self {
+        Value::Set(items)
+    }
+    fn map(pairs: Vec<(Self, Self)>) -> Self {
+        Value::Map(pairs)
+    }
+    fn variant(id: u32) -> Self {
+        Value::Enum(id)
+    }
+}
+
+/// Reads the body of a compatible struct described by `def` as a [`Value::Struct`].
+fn read_struct_value<'de>(
+    ctx: &mut ReadContext<'de, '_>,
+    def: &crate::resolver::RemoteTypeDef,
+) -> Result<Value> {
+    use crate::meta::typedef::TypeDefRegistration;
+    let type_name = match &def.def.registration {
+        TypeDefRegistration::Id(id) => format!("#{id}"),
+        TypeDefRegistration::Name {
+            namespace,
+            type_name,
+        } if namespace.is_empty() => type_name.clone(),
+        TypeDefRegistration::Name {
+            namespace,
+            type_name,
+        } => format!("{namespace}.{type_name}"),
+    };
+    ctx.enter()?;
+    let mut fields = Vec::with_capacity(def.def.fields.len());
+    for f in &def.def.fields {
+        let v = read_declared::<Value>(ctx, &f.field_type)?;
+        fields.push((crate::resolver::plan::name_of(&f.id), v));
+    }
+    ctx.leave();
+    Ok(Value::Struct(crate::value::StructValue {
+        type_name,
+        fields,
+    }))
+}
 
 impl WireType for Value {
     /// A `Value` has no static type: its type info comes from the variant.
@@ -163,24 +211,7 @@ impl<'de> Deserialize<'de> for Value {
     /// Reads what follows the kind byte of user types: the user id, the names, or the
     /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
-        match id {
-            TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
-                ctx.reader.var_u32()?;
-            }
-            TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
-                let def = ctx.read_shared_typedef()?;
-                ctx.set_current_typedef(std::any::TypeId::of::<Value>(), def);
-            }
-            TypeId::NamedEnum | TypeId::NamedStruct | TypeId::NamedExt | TypeId::NamedUnion => {
-                if ctx.compatible() {
-                    ctx.read_shared_typedef()?;
-                } else {
-                    ctx.read_type_name_strings()?;
-                }
-            }
-            _ => {}
-        }
-        Ok(())
+        dynamic_type_info_rest(ctx, id, std::any::TypeId::of::<Value>())
     }
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
@@ -189,12 +220,8 @@ impl<'de> Deserialize<'de> for Value {
             TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
             TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
                 let key = std::any::TypeId::of::<Value>();
-                let def = ctx.current_typedef(key).ok_or_else(|| {
-                    ctx.error(ErrorKind::Invalid {
-                        what: "a compatible struct body without its TypeDef".to_string(),
-                    })
-                })?;
-                let v = crate::serializer::compatible::read_struct_value(ctx, &def)?;
+                let def = current_body_typedef(ctx, key)?;
+                let v = read_struct_value(ctx, &def)?;
                 // Sibling values that share this type info find it again.
                 ctx.set_current_typedef(key, def);
                 Ok(v)

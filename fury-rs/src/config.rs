@@ -1,0 +1,52 @@
+//! The settings of a `Fury` instance, which every serialize and deserialize call reads.
+
+use crate::meta::typedef::TypeDefLimits;
+
+/// Default limit on nesting depth (containers within containers) for reading and writing.
+pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+/// Settings of a [`Fury`] instance.
+#[derive(Debug, Clone, Copy)]
+pub struct Config {
+    pub(crate) ref_tracking: bool,
+    pub(crate) compatible: bool,
+    pub(crate) compress_int: bool,
+    pub(crate) max_depth: u32,
+    pub(crate) typedef_limits: TypeDefLimits,
+    pub(crate) typedef_cache_entries: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            ref_tracking: false,
+            compatible: true,
+            compress_int: true,
+            max_depth: DEFAULT_MAX_DEPTH,
+            typedef_limits: TypeDefLimits::default(),
+            typedef_cache_entries: 1024,
+        }
+    }
+}
+
+impl Config {
+    /// Whether reference tracking is on.
+    pub fn ref_tracking(&self) -> bool {
+        self.ref_tracking
+    }
+
+    /// Whether compatible (schema-evolution) mode is on.
+    pub fn compatible(&self) -> bool {
+        self.compatible
+    }
+
+    /// Whether i32/u32/i64/u64 struct fields default to varints.
+    pub fn compress_int(&self) -> bool {
+        self.compress_int
+    }
+
+    /// The nesting limit.
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+}

@@ -1,0 +1,77 @@
+//! Per-call state of one serialize or deserialize call, one file per concern: writing
+//! (`write`), reading (`read`), reference ids (`refs`), the type metadata shared in a stream
+//! (`shared`) and the per-thread spare state (`pool`). The contexts are defined here, so
+//! that each file can reach their fields.
+
+use crate::buffer::{Reader, Writer};
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::TypeDef;
+use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
+use crate::resolver::{Registry, RemoteTypeDef, TypeDefCache};
+use crate::types::{RefFlag, TypeId};
+use std::sync::Arc;
+
+mod pool;
+mod read;
+mod refs;
+mod shared;
+mod write;
+
+use pool::*;
+pub use refs::RefSlot;
+use shared::*;
+
+/// Counts nesting levels against a limit, so that deep input is an error and not a stack
+/// overflow.
+struct Depth {
+    depth: u32,
+    max: u32,
+}
+
+impl Depth {
+    #[inline]
+    fn enter(&mut self) -> std::result::Result<(), ErrorKind> {
+        if self.depth >= self.max {
+            return Err(ErrorKind::DepthLimit { limit: self.max });
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
+/// State of one serialize call: the output, the registry and the nesting depth.
+pub struct WriteContext<'a> {
+    /// Output bytes.
+    pub writer: Writer<'a>,
+    registry: &'a Registry,
+    config: Config,
+    depth: Depth,
+    /// Registry indices of the types shared so far in this stream (meta share), in order:
+    /// the first `SHARED_INLINE` here, the others in the extra state.
+    shared_types: [u32; SHARED_INLINE],
+    shared_len: u32,
+    next_ref: u32,
+    extra: Option<Box<WriteExtra>>,
+}
+
+/// State of one deserialize call: the input, the registry and the nesting depth.
+pub struct ReadContext<'de, 'r> {
+    /// Input bytes.
+    pub reader: Reader<'de>,
+    registry: &'r Registry,
+    config: Config,
+    depth: Depth,
+    meta_strings: MetaStringReadState<'de>,
+    typedef_cache: &'r TypeDefCache,
+    /// The TypeDefs announced so far, while all are local ones (indices `0..inline_len`);
+    /// moved into `extra` as soon as anything else is needed.
+    inline_locals: [Option<InlineLocal>; INLINE_LOCALS],
+    inline_len: u8,
+    extra: Option<Box<ReadExtra>>,
+}

@@ -1,0 +1,132 @@
+//! Reference ids: assigned on the write side, resolved on the read side.
+
+use super::*;
+
+/// What a reference id stands for while reading.
+pub enum RefSlot {
+    /// Reserved; the value is still being read.
+    Pending,
+    /// A value that cannot be shared in Rust (a back reference to it is an error).
+    Plain,
+    /// An `Rc` (type-erased).
+    Rc(std::rc::Rc<dyn std::any::Any>),
+    /// An `Arc` (type-erased).
+    Arc(Arc<dyn std::any::Any + Send + Sync>),
+}
+
+impl<'a> WriteContext<'a> {
+    /// Takes the next reference id (a value written with the REF_VALUE flag).
+    #[inline]
+    pub(crate) fn next_ref_id(&mut self) -> u32 {
+        let id = self.next_ref;
+        self.next_ref += 1;
+        id
+    }
+
+    /// The next reference id to be assigned.
+    #[inline]
+    pub(crate) fn peek_ref_id(&self) -> u32 {
+        self.next_ref
+    }
+
+    /// Records the type id of the value that took reference id `id` (dynamic values, so a
+    /// later back reference can name its type).
+    pub(crate) fn set_ref_type(&mut self, id: u32, type_id: u8) {
+        let i = id as usize;
+        let types = &mut self.extra.get_or_insert_with(take_write_extra).ref_types;
+        if types.len() <= i {
+            types.resize(i + 1, 0);
+        }
+        if let Some(t) = types.get_mut(i) {
+            *t = type_id;
+        }
+    }
+
+    /// The type id recorded for reference id `id`.
+    pub(crate) fn ref_type(&self, id: u32) -> Option<u8> {
+        self.extra.as_ref()?.ref_types.get(id as usize).copied()
+    }
+
+    /// For a shared pointer at `addr`: `Ok(id)` if it was written before in this stream,
+    /// otherwise `Err(id)` with the id it now takes.
+    pub(crate) fn shared_ref(&mut self, addr: usize) -> std::result::Result<u32, u32> {
+        let next = self.next_ref;
+        let seen = &mut self.extra.get_or_insert_with(take_write_extra).seen;
+        match seen.get(&addr) {
+            Some(&id) => Ok(id),
+            None => {
+                seen.insert(addr, next);
+                self.next_ref += 1;
+                Err(next)
+            }
+        }
+    }
+
+    /// Writes a reference/null flag.
+    #[inline]
+    pub(crate) fn ref_flag(&mut self, flag: RefFlag) {
+        self.writer.u8(flag.byte());
+    }
+}
+
+impl<'de, 'r> ReadContext<'de, 'r> {
+    /// Reserves the next reference id (a REF_VALUE flag was read). Every slot was paid for
+    /// by one input byte, so the table cannot outgrow the input.
+    #[inline]
+    pub(crate) fn reserve_ref(&mut self) -> usize {
+        let refs = &mut self.extra.get_or_insert_with(take_read_extra).refs;
+        refs.push(RefSlot::Pending);
+        refs.len() - 1
+    }
+
+    /// Number of reference ids assigned so far.
+    #[inline]
+    pub(crate) fn ref_count(&self) -> usize {
+        self.extra.as_ref().map_or(0, |e| e.refs.len())
+    }
+
+    /// Records what reference id `slot` stands for.
+    #[inline]
+    pub(crate) fn set_ref(&mut self, slot: usize, value: RefSlot) {
+        if let Some(s) = self
+            .extra
+            .get_or_insert_with(take_read_extra)
+            .refs
+            .get_mut(slot)
+        {
+            *s = value;
+        }
+    }
+
+    /// The slot of reference id `slot`, whatever it holds.
+    pub(crate) fn ref_slot_raw(&self, slot: usize) -> Option<&RefSlot> {
+        self.extra.as_ref()?.refs.get(slot)
+    }
+
+    /// What reference id `id` stands for, or the error for a back reference that cannot be
+    /// resolved (unknown id, a value still being read, or one Rust cannot share).
+    pub(crate) fn ref_slot(&self, id: u32, at: usize) -> Result<&RefSlot> {
+        let fail = |what: String| Error::at(ErrorKind::Invalid { what }, at);
+        match self.extra.as_ref().and_then(|e| e.refs.get(id as usize)) {
+            None => Err(fail(format!(
+                "reference to id {id}, but only {} ids were assigned",
+                self.ref_count()
+            ))),
+            Some(RefSlot::Pending) => Err(fail(format!(
+                "reference to id {id}, a value still being read (a cycle): not supported for this type"
+            ))),
+            Some(RefSlot::Plain) => Err(fail(format!(
+                "reference to id {id}, a value whose Rust type cannot be shared (use Rc or Arc)"
+            ))),
+            Some(slot) => Ok(slot),
+        }
+    }
+
+    /// Reads a reference/null flag.
+    #[inline]
+    pub(crate) fn ref_flag(&mut self) -> Result<RefFlag> {
+        let at = self.reader.position();
+        let b = self.reader.u8()?;
+        RefFlag::parse(b).map_err(|k| Error::at(k, at))
+    }
+}

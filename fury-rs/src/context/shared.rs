@@ -1,0 +1,388 @@
+//! Type metadata shared within one stream: meta-share markers and meta strings on the write
+//! side, announced TypeDefs, the current TypeDef per local type and its read plan on the read
+//! side.
+
+use super::*;
+
+/// The TypeDef that bodies of one local type currently follow, with the read plan resolved
+/// for it (so a list of structs resolves its plan once, not per element).
+pub(super) struct CurrentDef {
+    pub(super) key: std::any::TypeId,
+    /// `None`: the local TypeDef itself (the body is read as the local schema).
+    pub(super) def: Option<Arc<RemoteTypeDef>>,
+    pub(super) plan: Option<(bool, Option<Arc<crate::resolver::plan::ReadPlan>>)>,
+}
+
+/// A local TypeDef announced by the stream, kept inline while every TypeDef announced so far
+/// is a local one (the common case): no allocation and no per-thread state for it.
+#[derive(Clone, Copy)]
+pub(super) struct InlineLocal {
+    pub(super) key: std::any::TypeId,
+    pub(super) entry: u32,
+    pub(super) compress_int: bool,
+}
+
+/// How many local TypeDefs are kept inline before moving to the general tables.
+pub(super) const INLINE_LOCALS: usize = 4;
+
+/// A TypeDef announced in the stream (by its index of announcement).
+pub(super) enum SharedDef {
+    /// Byte for byte the local TypeDef of registry entry `entry` under `compress_int`: found
+    /// by comparing bytes, without parsing or a cache lookup.
+    Local { entry: u32, compress_int: bool },
+    /// Any other, parsed or taken from the instance's cache.
+    Remote(Arc<RemoteTypeDef>),
+}
+
+/// Shared types (meta share) a write context tracks inline, before its extra state.
+pub(super) const SHARED_INLINE: usize = 8;
+
+impl<'a> WriteContext<'a> {
+    /// The meta-share marker of the registered type at registry index `index`: `n << 1` the
+    /// first time (for the `n`-th type shared in this stream; its TypeDef follows the
+    /// marker), `(n << 1) | 1` afterwards; with whether it is the first time.
+    #[inline]
+    pub(crate) fn shared_marker(&mut self, index: u32) -> (u32, bool) {
+        let n = self.shared_len as usize;
+        let inline = self
+            .shared_types
+            .get(..n.min(SHARED_INLINE))
+            .unwrap_or_default();
+        let mut found = inline.iter().position(|&k| k == index);
+        if found.is_none() && n > SHARED_INLINE {
+            found = self.extra.as_ref().and_then(|e| {
+                let i = e.shared_more.iter().position(|&k| k == index)?;
+                Some(SHARED_INLINE + i)
+            });
+        }
+        if let Some(i) = found {
+            return (((i as u32) << 1) | 1, false);
+        }
+        match self.shared_types.get_mut(n) {
+            Some(slot) => *slot = index,
+            None => self
+                .extra
+                .get_or_insert_with(take_write_extra)
+                .shared_more
+                .push(index),
+        }
+        self.shared_len += 1;
+        ((n as u32) << 1, true)
+    }
+
+    /// Writes a meta string, as a back reference if this stream already holds it.
+    pub(crate) fn write_meta_string(&mut self, s: &EncodedMetaString) {
+        let extra = self.extra.get_or_insert_with(take_write_extra);
+        extra.meta_strings.write(&mut self.writer, s);
+    }
+}
+
+impl<'de, 'r> ReadContext<'de, 'r> {
+    #[cold]
+    pub(super) fn spill_inline(&mut self) {
+        let n = std::mem::take(&mut self.inline_len) as usize;
+        let extra = self.extra.get_or_insert_with(take_read_extra);
+        for l in self.inline_locals.iter_mut().take(n) {
+            if let Some(l) = l.take() {
+                extra.typedefs.push(SharedDef::Local {
+                    entry: l.entry,
+                    compress_int: l.compress_int,
+                });
+                if !extra.current.iter().any(|c| c.key == l.key) {
+                    extra.current.push(CurrentDef {
+                        key: l.key,
+                        def: None,
+                        plan: Some((l.compress_int, None)),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The inline local TypeDef recorded for `key`, if any.
+    #[inline]
+    pub(super) fn inline_local(&self, key: std::any::TypeId) -> Option<InlineLocal> {
+        self.inline_locals
+            .iter()
+            .take(self.inline_len as usize)
+            .flatten()
+            .find(|l| l.key == key)
+            .copied()
+    }
+
+    /// Reads a meta-share marker and the TypeDef it introduces (or names): new TypeDefs are
+    /// parsed, or taken from the instance's cache by their header without parsing.
+    pub(crate) fn read_shared_typedef(&mut self) -> Result<Arc<RemoteTypeDef>> {
+        let at = self.reader.position();
+        let marker = self.reader.var_u32()?;
+        let index = (marker >> 1) as usize;
+        if marker & 1 == 1 {
+            let known = self.extra_mut().typedefs.len();
+            let local = match self.extra_mut().typedefs.get(index) {
+                Some(SharedDef::Remote(def)) => return Ok(def.clone()),
+                Some(SharedDef::Local {
+                    entry,
+                    compress_int,
+                }) => (*entry, *compress_int),
+                None => {
+                    return Err(Error::at(
+                        ErrorKind::Invalid {
+                            what: format!("TypeDef back reference {index}, but only {known} read"),
+                        },
+                        at,
+                    ))
+                }
+            };
+            // A local TypeDef named again by a reader that wants it parsed (rare).
+            let def = self.parse_local(local.0, local.1)?;
+            if let Some(slot) = self.extra_mut().typedefs.get_mut(index) {
+                *slot = SharedDef::Remote(def.clone());
+            }
+            return Ok(def);
+        }
+        let known = self.extra_mut().typedefs.len();
+        if index != known {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!("new TypeDef announced as index {index}, expected {known}"),
+                },
+                at,
+            ));
+        }
+        let start = self.reader.position();
+        let (header, size) = TypeDef::read_header(&mut self.reader, &self.config.typedef_limits)?;
+        let def = match self.typedef_cache.get(header) {
+            Some(def) => {
+                self.reader.bytes(size)?;
+                def
+            }
+            None => {
+                let mut r = self.reader.clone();
+                r.rewind_to(start)?;
+                let parsed = TypeDef::read(&mut r, &self.config.typedef_limits)?;
+                self.reader = r;
+                let def = Arc::new(RemoteTypeDef::new(parsed));
+                self.typedef_cache.insert(header, def.clone());
+                def
+            }
+        };
+        self.extra_mut()
+            .typedefs
+            .push(SharedDef::Remote(def.clone()));
+        Ok(def)
+    }
+
+    #[cold]
+    pub(super) fn parse_local(&self, entry: u32, compress_int: bool) -> Result<Arc<RemoteTypeDef>> {
+        let local = self
+            .registry
+            .at(entry)
+            .ok_or_else(|| {
+                self.error(ErrorKind::Invalid {
+                    what: "a TypeDef of an unknown registry entry".to_string(),
+                })
+            })?
+            .local_typedef(self.registry, compress_int)?;
+        let parsed = TypeDef::read(&mut Reader::new(&local.bytes), &self.config.typedef_limits)?;
+        Ok(Arc::new(RemoteTypeDef::new(parsed)))
+    }
+
+    /// The fast path of a compatible struct's type info: if the stream announces (or names
+    /// again) exactly the local TypeDef of `entry`, consumes the marker and TypeDef, records
+    /// that bodies of `key` follow the local schema, and returns true. Otherwise consumes
+    /// nothing and returns false (the caller takes the general path).
+    pub(crate) fn read_local_typedef(
+        &mut self,
+        entry: &crate::resolver::TypeEntry,
+        key: std::any::TypeId,
+    ) -> Result<bool> {
+        let compress_int = self.config.compress_int;
+        let local = entry.local_typedef(self.registry, compress_int)?;
+        let rest = self.reader.rest();
+        let marker = match rest.first() {
+            Some(&m) if m < 0x80 => m,
+            _ => return Ok(false),
+        };
+        let index = (marker >> 1) as usize;
+        let is_new = marker & 1 == 0;
+        // A new TypeDef is the local one when its bytes are (`new_len` with its marker).
+        let new_is_local = is_new && rest.get(1..1 + local.bytes.len()) == Some(&local.bytes[..]);
+        let new_len = 1 + local.bytes.len();
+        // While nothing but local TypeDefs was announced, they are kept inline.
+        if self.extra.as_ref().is_none_or(|e| e.typedefs.is_empty()) {
+            let n = self.inline_len as usize;
+            let used = if is_new {
+                if index != n || n >= INLINE_LOCALS || !new_is_local {
+                    None
+                } else {
+                    if let Some(slot) = self.inline_locals.get_mut(n) {
+                        *slot = Some(InlineLocal {
+                            key,
+                            entry: entry.index(),
+                            compress_int,
+                        });
+                    }
+                    self.inline_len += 1;
+                    Some(new_len)
+                }
+            } else {
+                // A back reference to an inline local TypeDef of the same entry (so of the
+                // same type): its bodies follow the local schema again.
+                match self.inline_locals.get(index).copied().flatten() {
+                    Some(l)
+                        if index < n
+                            && l.entry == entry.index()
+                            && l.compress_int == compress_int =>
+                    {
+                        Some(1)
+                    }
+                    _ => None,
+                }
+            };
+            // No other TypeDef was recorded yet (anything else moves the inline table out
+            // first), so `key` has no current TypeDef besides these.
+            if let Some(used) = used {
+                self.reader.bytes(used)?;
+                return Ok(true);
+            }
+            if self.inline_len > 0 {
+                self.spill_inline();
+            }
+        }
+        let extra = self.extra_mut();
+        let used = if is_new {
+            if index != extra.typedefs.len() || !new_is_local {
+                return Ok(false);
+            }
+            extra.typedefs.push(SharedDef::Local {
+                entry: entry.index(),
+                compress_int,
+            });
+            new_len
+        } else {
+            match extra.typedefs.get(index) {
+                Some(SharedDef::Local {
+                    entry: e,
+                    compress_int: c,
+                }) if *e == entry.index() && *c == compress_int => 1,
+                _ => return Ok(false),
+            }
+        };
+        match extra.current.iter_mut().find(|c| c.key == key) {
+            Some(slot) => {
+                slot.def = None;
+                slot.plan = Some((compress_int, None));
+            }
+            None => extra.current.push(CurrentDef {
+                key,
+                def: None,
+                plan: Some((compress_int, None)),
+            }),
+        }
+        self.reader.bytes(used)?;
+        Ok(true)
+    }
+
+    /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
+    pub(crate) fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
+        let current = &mut self.extra_mut().current;
+        match current.iter_mut().find(|c| c.key == key) {
+            Some(slot) => {
+                if !slot.def.as_ref().is_some_and(|d| Arc::ptr_eq(d, &def)) {
+                    slot.def = Some(def);
+                    slot.plan = None;
+                }
+            }
+            None => current.push(CurrentDef {
+                key,
+                def: Some(def),
+                plan: None,
+            }),
+        }
+    }
+
+    /// The TypeDef the bodies of local type `key` currently follow, if one was read.
+    pub(crate) fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
+        if self.inline_local(key).is_some() {
+            return None;
+        }
+        self.extra
+            .as_ref()?
+            .current
+            .iter()
+            .find(|c| c.key == key)
+            .and_then(|c| c.def.clone())
+    }
+
+    /// The read plan resolved for `key`'s current TypeDef and `compress_int`, if any:
+    /// `Some(None)` means "read as the local schema".
+    pub(crate) fn cached_plan(
+        &self,
+        key: std::any::TypeId,
+        compress_int: bool,
+    ) -> Option<Option<Arc<crate::resolver::plan::ReadPlan>>> {
+        if let Some(l) = self.inline_local(key) {
+            return (l.compress_int == compress_int).then_some(None);
+        }
+        let c = self.extra.as_ref()?.current.iter().find(|c| c.key == key)?;
+        match &c.plan {
+            Some((compress, plan)) if *compress == compress_int => Some(plan.clone()),
+            _ => None,
+        }
+    }
+
+    /// Remembers the plan resolved for `key`'s current TypeDef.
+    pub(crate) fn cache_plan(
+        &mut self,
+        key: std::any::TypeId,
+        compress_int: bool,
+        plan: Option<Arc<crate::resolver::plan::ReadPlan>>,
+    ) {
+        if let Some(c) = self.extra_mut().current.iter_mut().find(|c| c.key == key) {
+            c.plan = Some((compress_int, plan));
+        }
+    }
+
+    /// Reads the namespace and type name meta strings of a named type.
+    pub(crate) fn read_type_name_strings(
+        &mut self,
+    ) -> Result<(WireMetaString<'de>, WireMetaString<'de>)> {
+        let ns = self.meta_strings.read(&mut self.reader)?;
+        let ty = self.meta_strings.read(&mut self.reader)?;
+        Ok((ns, ty))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{WriteContext, SHARED_INLINE};
+    use crate::resolver::Registry;
+
+    #[test]
+    fn shared_markers_number_types_in_order_past_the_inline_table() {
+        let registry = Registry::new(false);
+        let config = crate::Config {
+            max_depth: 16,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        let mut ctx = WriteContext::new(&mut out, &registry, config);
+        let n = 3 * SHARED_INLINE as u32;
+        // Registry indices in a scrambled order: the markers follow the order of first use.
+        let index = |k: u32| (k * 7 + 3) % 101;
+        for k in 0..n {
+            assert_eq!(
+                ctx.shared_marker(index(k)),
+                (k << 1, true),
+                "first use of {k}"
+            );
+        }
+        for k in (0..n).rev() {
+            assert_eq!(
+                ctx.shared_marker(index(k)),
+                ((k << 1) | 1, false),
+                "again {k}"
+            );
+        }
+    }
+}

@@ -1,0 +1,81 @@
+//! The write context's settings, nesting depth and lengths.
+
+use super::*;
+
+/// The error for a length that does not fit a varuint32.
+#[cold]
+#[inline(never)]
+pub(super) fn length_too_large(len: usize) -> Error {
+    Error::new(ErrorKind::LengthTooLarge {
+        what: "collection or byte run",
+        declared: len as u64,
+        limit: u32::MAX as u64,
+    })
+}
+
+impl<'a> WriteContext<'a> {
+    /// A context appending to `out`.
+    pub(crate) fn new(out: &'a mut Vec<u8>, registry: &'a Registry, config: Config) -> Self {
+        WriteContext {
+            writer: Writer::new(out),
+            registry,
+            config,
+            depth: Depth {
+                depth: 0,
+                max: config.max_depth,
+            },
+            shared_types: [0; SHARED_INLINE],
+            shared_len: 0,
+            next_ref: 0,
+            extra: None,
+        }
+    }
+
+    /// The registered user types.
+    #[inline]
+    pub fn registry(&self) -> &'a Registry {
+        self.registry
+    }
+
+    /// Whether i32/u32/i64/u64 struct fields default to varints.
+    #[inline]
+    pub fn compress_int(&self) -> bool {
+        self.config.compress_int
+    }
+
+    /// Whether structs use the compatible (schema-evolution) layout.
+    #[inline]
+    pub fn compatible(&self) -> bool {
+        self.config.compatible
+    }
+
+    /// Enters one level of nesting (a container or struct body).
+    #[inline]
+    pub fn enter(&mut self) -> Result<()> {
+        self.depth.enter().map_err(Error::new)
+    }
+
+    /// Leaves one level of nesting.
+    #[inline]
+    pub fn leave(&mut self) {
+        self.depth.leave();
+    }
+
+    /// Whether reference tracking is on.
+    #[inline]
+    pub fn ref_tracking(&self) -> bool {
+        self.config.ref_tracking
+    }
+
+    /// Writes a length as varuint32, failing for lengths above `u32::MAX`.
+    #[inline(always)]
+    pub(crate) fn length(&mut self, len: usize) -> Result<()> {
+        match u32::try_from(len) {
+            Ok(n) => {
+                self.writer.var_u32(n);
+                Ok(())
+            }
+            Err(_) => Err(length_too_large(len)),
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! Reading a value whose type only a peer's TypeDef declares (a field of a struct read
+//! without a local type, or one the local struct lacks), into a dynamic form: a `Value`, or
+//! nothing at all when the field is skipped. One reader for both, generic over the form.
+
+use super::collection::{read_elements_with, ItemReader};
+use super::map::read_map_with;
+use super::{read_type_info, Deserialize};
+use crate::context::ReadContext;
+use crate::error::{ErrorKind, Result};
+use crate::meta::typedef::FieldType;
+use crate::types::table::{wire_type, Family};
+use crate::types::TypeId;
+
+/// A dynamic form of values: what containers of declared element types become.
+pub(crate) trait Dynamic<'de>: Deserialize<'de> {
+    /// A list of items.
+    fn list(items: Vec<Self>) -> Self;
+    /// A set of items.
+    fn set(items: Vec<Self>) -> Self;
+    /// A map of pairs.
+    fn map(pairs: Vec<(Self, Self)>) -> Self;
+    /// An enum variant id.
+    fn variant(id: u32) -> Self;
+}
+
+/// Numbers, bools and strings: a `ref` field of these kinds carries no reference flag.
+pub(crate) fn inline_kind(id: u8) -> bool {
+    matches!(
+        wire_type(id).map(|t| t.family),
+        Some(Family::Bool | Family::Int | Family::String)
+    ) || id == TypeId::Float32 as u8
+        || id == TypeId::Float64 as u8
+}
+
+pub(crate) fn is_struct_kind(id: u8) -> bool {
+    wire_type(id).is_some_and(|t| t.family == Family::Struct)
+}
+
+/// Reads a value declared as `t` (with its null flag if `t` is nullable): payload only where
+/// the type is declared, type info where the peer writes it.
+pub(crate) fn read_declared<'de, D: Dynamic<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    t: &FieldType,
+) -> Result<D> {
+    let item = Declared::<D>::new(t);
+    let mut slot = None;
+    if t.nullable || (t.track_ref && ctx.ref_tracking() && !inline_kind(t.type_id)) {
+        match super::refs::read_flag(ctx, &item)? {
+            super::refs::Flagged::Done(v) => return Ok(v),
+            super::refs::Flagged::Read(s) => slot = s,
+        }
+    }
+    let id = t.type_id;
+    let v = if id == TypeId::Unknown as u8 || is_struct_kind(id) {
+        let wire = read_type_info::<D>(ctx)?;
+        D::read_typed(ctx, wire)?
+    } else {
+        item.read(ctx, None)?
+    };
+    Ok(super::refs::finish(ctx, &item, v, slot))
+}
+
+/// Reads items of a declared type (from a TypeDef) in the dynamic form `D`.
+struct Declared<'t, D>(&'t FieldType, std::marker::PhantomData<D>);
+
+impl<'t, D> Declared<'t, D> {
+    fn new(t: &'t FieldType) -> Self {
+        Declared(t, std::marker::PhantomData)
+    }
+}
+
+impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
+    type Out = D;
+
+    fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<D> {
+        super::null_of::<D>(ctx)
+    }
+
+    fn type_info(&self, ctx: &mut ReadContext<'de, '_>) -> Result<TypeId> {
+        read_type_info::<D>(ctx)
+    }
+
+    fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<D> {
+        D::from_ref(ctx, id, at)
+    }
+
+    fn begin_ref(&self, _ctx: &mut ReadContext<'de, '_>, _slot: usize) {}
+
+    fn keep_ref(&self, ctx: &mut ReadContext<'de, '_>, v: D, slot: usize) -> D {
+        v.keep_ref(ctx, slot)
+    }
+
+    fn read(&self, ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<D> {
+        if let Some(id) = id {
+            return D::read_typed(ctx, id);
+        }
+        let t = self.0;
+        let child = |i: usize| {
+            t.children.get(i).ok_or_else(|| {
+                ctx.error(ErrorKind::Invalid {
+                    what: format!("container type {} without element types", t.type_id),
+                })
+            })
+        };
+        match TypeId::from_u8(t.type_id) {
+            Some(TypeId::List) => {
+                let e = child(0)?;
+                Ok(D::list(read_elements_with(ctx, &Declared::<D>::new(e))?))
+            }
+            Some(TypeId::Set) => {
+                let e = child(0)?;
+                Ok(D::set(read_elements_with(ctx, &Declared::<D>::new(e))?))
+            }
+            Some(TypeId::Map) => {
+                let (k, v) = (child(0)?, child(1)?);
+                let mut pairs = Vec::new();
+                read_map_with(
+                    ctx,
+                    &Declared::<D>::new(k),
+                    &Declared::<D>::new(v),
+                    |a, b| pairs.push((a, b)),
+                )?;
+                Ok(D::map(pairs))
+            }
+            Some(TypeId::Enum | TypeId::NamedEnum) => Ok(D::variant(ctx.reader.var_u32()?)),
+            Some(
+                TypeId::Struct
+                | TypeId::NamedStruct
+                | TypeId::CompatibleStruct
+                | TypeId::NamedCompatibleStruct
+                | TypeId::Unknown
+                | TypeId::Ext
+                | TypeId::NamedExt,
+            ) => Err(ctx.error(ErrorKind::Unsupported {
+                what: format!(
+                    "a struct or extension payload of declared type {} without its TypeDef",
+                    t.type_id
+                ),
+            })),
+            Some(other) => D::read_typed(ctx, other),
+            None => Err(ctx.error(ErrorKind::UnknownTypeId { id: t.type_id })),
+        }
+    }
+}
+
+/// What follows the kind byte `id` of a dynamic value's type info: the user id, the names,
+/// or the meta-share marker and TypeDef of a compatible struct (kept under `key` for the
+/// body that follows).
+pub(crate) fn dynamic_type_info_rest<'de>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+    key: std::any::TypeId,
+) -> Result<()> {
+    match id {
+        TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
+            ctx.reader.var_u32()?;
+        }
+        TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
+            let def = ctx.read_shared_typedef()?;
+            ctx.set_current_typedef(key, def);
+        }
+        TypeId::NamedEnum | TypeId::NamedStruct | TypeId::NamedExt | TypeId::NamedUnion => {
+            if ctx.compatible() {
+                ctx.read_shared_typedef()?;
+            } else {
+                ctx.read_type_name_strings()?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The TypeDef of the compatible struct body that follows, as the type info under `key`
+/// announced it; the caller puts it back with `set_current_typedef` when done, for siblings
+/// that share the type info.
+pub(crate) fn current_body_typedef(
+    ctx: &ReadContext<'_, '_>,
+    key: std::any::TypeId,
+) -> Result<std::sync::Arc<crate::resolver::RemoteTypeDef>> {
+    ctx.current_typedef(key).ok_or_else(|| {
+        ctx.error(ErrorKind::Invalid {
+            what: "a compatible struct body without its TypeDef".to_string(),
+        })
+    })
+}
