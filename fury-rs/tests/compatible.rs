@@ -372,3 +372,47 @@ mod many_local_typedefs {
         assert_eq!(s.fields.len(), 7);
     }
 }
+
+/// A peer that declares a `Vec<i32>` field as LIST (as the official crate does) and one that
+/// declares it as INT32_ARRAY (pyfory, fury-rs) read each other's streams in compatible mode.
+#[derive(FuryObject, Debug, PartialEq)]
+#[fury(namespace = "demo", name = "Series")]
+struct SeriesAsList {
+    values: fury::List<i32>,
+    flags: fury::List<bool>,
+}
+
+#[derive(FuryObject, Debug, PartialEq)]
+#[fury(namespace = "demo", name = "Series")]
+struct SeriesAsArray {
+    values: Vec<i64>,
+    flags: Vec<bool>,
+}
+
+#[test]
+fn a_list_field_and_a_dense_array_field_read_each_other() {
+    let mut a = Fury::default();
+    a.register::<SeriesAsList>().unwrap();
+    let mut b = Fury::default();
+    b.register::<SeriesAsArray>().unwrap();
+    let list = SeriesAsList {
+        values: fury::List(vec![1, -2, i32::MAX]),
+        flags: fury::List(vec![true, false]),
+    };
+    let array: SeriesAsArray = b.deserialize(&a.serialize(&list).unwrap()).unwrap();
+    assert_eq!(array.values, [1, -2, i32::MAX as i64]);
+    assert_eq!(array.flags, [true, false]);
+    // Back: the INT64_ARRAY field into a LIST of i64 (a dense array is read as the array of
+    // the local element type; widening applies to LIST elements only).
+    #[derive(FuryObject, Debug, PartialEq)]
+    #[fury(namespace = "demo", name = "Series")]
+    struct SeriesAsList64 {
+        values: fury::List<i64>,
+        flags: fury::List<bool>,
+    }
+    let mut c = Fury::default();
+    c.register::<SeriesAsList64>().unwrap();
+    let back: SeriesAsList64 = c.deserialize(&b.serialize(&array).unwrap()).unwrap();
+    assert_eq!(back.values.0, [1, -2, i32::MAX as i64]);
+    assert_eq!(back.flags.0, [true, false]);
+}

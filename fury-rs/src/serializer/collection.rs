@@ -409,4 +409,17 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         read_elements(ctx).map(List)
     }
+
+    /// A LIST, or (in compatible mode, for a peer that declares the field as a dense array)
+    /// the dense array of `T`.
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        if id == TypeId::List {
+            read_elements(ctx).map(List)
+        } else if id.row().family == crate::types::table::Family::Array {
+            T::read_vec(ctx, id).map(List)
+        } else {
+            Err(ctx.mismatch(std::any::type_name::<Self>(), id))
+        }
+    }
 }
