@@ -11,6 +11,7 @@
 
 pub mod data;
 pub mod interop;
+pub mod interop_types;
 pub mod measure;
 pub mod pb;
 pub mod peers;
