@@ -39,6 +39,16 @@ Schema -> Rust type (``field`` = a struct field or root; ``elem`` = inside a con
   would be a dense array), otherwise ``Vec<E'>``; ``set<E>`` is ``BTreeSet<E'>``,
   ``map<K,V>`` is ``BTreeMap<K',V'>``; ``option<T>`` is ``Option<T'>``; ``any`` is
   ``fury::Value``; dense arrays are ``Vec<..>`` (``fury::UInt8Array`` for ``uint8_array``).
+* ``tuple<A,B,..>`` is the Rust tuple ``(A', B', ..)`` (elements as in a container).
+* A field with a ``length`` N is ``[E; N]``, which fury writes as ``Vec<E>``: ``[i32; N]`` for
+  ``int32_array`` (every dense array but ``uint8_array``), ``[u8; N]`` for ``binary``, ``[E'; N]``
+  for ``list<E>`` of a non-primitive ``E``. ``list<int32>`` and the like have no such type.
+* Structs with ``generic`` (instantiations of one generic type): the generic struct is written
+  once, without a registration attribute, with the templates' field types (a parameter ``T``
+  inside ``list<T>`` is ``Vec<T>``); each instantiation is ``pub type Name = G<args>;``,
+  registered by ``register_all`` with ``register_by_id`` / ``register_by_name``. The generator
+  checks that the generic's field types with the arguments put in are the Rust types of the
+  instantiated schemas.
 
 A ``BTreeSet``/``BTreeMap`` writes its elements sorted. Where pyfory wrote a set or map in
 another order, our bytes cannot equal pyfory's; such a case lists the paths in
@@ -81,13 +91,21 @@ def _parse(s, i):
         raise GenError(f"bad schema {s!r} at {i}")
     word = m.group(0)
     i = m.end()
-    if word in ("list", "set", "option", "map") and i < len(s) and s[i] == "<":
+    if word in ("list", "set", "option", "map", "tuple") and i < len(s) and s[i] == "<":
         first, i = _parse(s, i + 1)
         if word == "map":
             if i >= len(s) or s[i] != ",":
                 raise GenError(f"map without ',' in {s!r}")
             second, i = _parse(s, i + 1)
             args = (first, second)
+        elif word == "tuple":
+            args = [first]
+            while i < len(s) and s[i] == ",":
+                elem, i = _parse(s, i + 1)
+                args.append(elem)
+            if len(args) < 2:
+                raise GenError(f"a tuple needs two elements or more in {s!r}")
+            args = tuple(args)
         else:
             args = (first,)
         if i >= len(s) or s[i] != ">":
@@ -99,9 +117,16 @@ def _parse(s, i):
 def schema_str(t):
     if isinstance(t, str):
         return t
-    if t[0] == "map":
-        return f"map<{schema_str(t[1])},{schema_str(t[2])}>"
+    if t[0] in ("map", "tuple"):
+        return f"{t[0]}<{','.join(schema_str(x) for x in t[1:])}>"
     return f"{t[0]}<{schema_str(t[1])}>"
+
+
+def substitute(t, args):
+    """Schema tree t with every parameter leaf replaced by its argument tree."""
+    if isinstance(t, str):
+        return args.get(t, t)
+    return (t[0],) + tuple(substitute(x, args) for x in t[1:])
 
 
 # ---- scalar tables ----
@@ -275,17 +300,76 @@ class Gen:
             if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", name):
                 raise GenError(f"type name {name!r} is not a CamelCase Rust identifier")
             if (name in PRIMITIVES or name in OTHER_SCALARS or name in ARRAYS
-                    or name in RESERVED_TYPE_NAMES or name in ("list", "set", "map", "option")):
+                    or name in RESERVED_TYPE_NAMES or name in ("list", "set", "map", "option", "tuple")):
                 raise GenError(f"type name {name!r} clashes with a schema keyword or Rust name")
             if t["kind"] not in ("struct", "enum"):
                 raise GenError(f"type {name}: unknown kind {t['kind']!r}")
             self.types[name] = t
         self.field_schemas = {}
+        self.field_lengths = {}  # struct -> {field: its fixed "length"}: a Rust [T; N]
         for t in doc["types"]:
             if t["kind"] == "struct":
                 self.field_schemas[t["name"]] = [
                     (f["name"], parse_schema(f["schema"])) for f in t["fields"]
                 ]
+                self.field_lengths[t["name"]] = {
+                    f["name"]: int(f["length"]) for f in t["fields"] if "length" in f
+                }
+        self.params = ()  # the type parameters rust_type may meet (while writing a generic)
+        self.init_generics()
+
+    def init_generics(self):
+        """Structs with "generic" are instantiations of one generic Rust struct: the struct
+        is written once, each instantiation is a `pub type` alias of it, registered by
+        `register_all` with the instantiation's own id or name. The fields of an
+        instantiation take the schema of the template with the arguments put in (which
+        may differ from the declared schema only where pyfory's fingerprint cannot see it;
+        generate_structs.py checks that)."""
+        self.generics = {}  # generic name -> {"params", "templates", "instances", "fields"}
+        self.instance_args = {}  # instantiation -> {param: argument tree}
+        for t in self.doc["types"]:
+            g = t.get("generic")
+            if g is None:
+                continue
+            name, gname = t["name"], g["name"]
+            if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", gname) or gname in self.types \
+                    or gname in RESERVED_TYPE_NAMES:
+                raise GenError(f"{name}: generic name {gname!r} is not a free CamelCase identifier")
+            params = sorted(g["args"])
+            for p in params:
+                if not re.fullmatch(r"[A-Z][A-Za-z0-9]*", p) or p in self.types or p == gname \
+                        or p in RESERVED_TYPE_NAMES:
+                    raise GenError(f"{name}: type parameter {p!r} is not a free CamelCase identifier")
+            templates = {f: parse_schema(x) for f, x in g["fields"].items()}
+            fields = [(f["name"], f.get("tag_id"), f.get("length"),
+                       g["fields"].get(f["name"], f["schema"])) for f in t["fields"]]
+            shape = {"params": params, "templates": templates, "fields": fields}
+            known = self.generics.get(gname)
+            if known is None:
+                self.generics[gname] = dict(shape, instances=[name])
+            else:
+                if {k: known[k] for k in shape} != shape:
+                    raise GenError(f"{name} and {known['instances'][0]} instantiate {gname} with "
+                                   "different definitions")
+                known["instances"].append(name)
+            args = {p: parse_schema(x) for p, x in g["args"].items()}
+            self.instance_args[name] = args
+            # the values of an instantiation are those of its Rust field types
+            self.field_schemas[name] = [
+                (f, substitute(templates[f], args) if f in templates else tree)
+                for f, tree in self.field_schemas[name]
+            ]
+
+    def generic_of(self, name):
+        """The generic struct an instantiation belongs to, or None."""
+        g = self.types[name].get("generic")
+        return g["name"] if g else None
+
+    def instance_type(self, name):
+        """`Page<Point>`: the Rust type an instantiation aliases."""
+        gname = self.generic_of(name)
+        args = self.instance_args[name]
+        return f"{gname}<{', '.join(self.rust_type(args[p], True) for p in self.generics[gname]['params'])}>"
 
     # -- types --
 
@@ -296,6 +380,8 @@ class Gen:
         """The Rust type of schema tree t, as a struct field/root (elem False) or inside a
         container (elem True)."""
         if isinstance(t, str):
+            if t in self.params:
+                return t
             if t in INTS:
                 base, enc = INTS[t][0], INTS[t][1]
                 if elem and enc:
@@ -322,10 +408,17 @@ class Gen:
             if self.is_primitive(t[1]):
                 return f"fury::List<{inner}>"
             return f"Vec<{inner}>"
+        if kind == "tuple":
+            # a Rust tuple is written as pyfory writes a Python tuple (a LIST of UNKNOWN)
+            return f"({', '.join(self.rust_type(x, True) for x in t[1:])})"
         if kind == "set":
+            if t[1] in self.params:
+                raise GenError(f"{schema_str(t)}: a BTreeSet of a type parameter needs an Ord bound")
             self.require_ord(t[1], t)
             return f"std::collections::BTreeSet<{self.rust_type(t[1], True)}>"
         if kind == "map":
+            if t[1] in self.params:
+                raise GenError(f"{schema_str(t)}: a BTreeMap keyed by a type parameter needs an Ord bound")
             self.require_ord(t[1], t)
             k = self.rust_type(t[1], True)
             v = self.rust_type(t[2], True)
@@ -350,8 +443,8 @@ class Gen:
             if t in self.types and self.types[t]["kind"] == "struct":
                 return f"struct {t} (derives only PartialEq)"
             return None
-        if t[0] == "map":
-            return self.not_ord(t[1]) or self.not_ord(t[2])
+        if t[0] in ("map", "tuple"):
+            return next((w for w in map(self.not_ord, t[1:]) if w), None)
         return self.not_ord(t[1])
 
     def field_encoding(self, t):
@@ -379,6 +472,9 @@ class Gen:
                     f"#[fury(namespace = {rust_str(reg['namespace'])}, "
                     f"name = {rust_str(reg['typename'])})]"
                 )
+            if t["kind"] == "struct" and self.generic_of(t["name"]) is not None:
+                self.gen_instance(t, self.generic_of(t["name"]), out)
+                continue
             out.extend(self.type_doc(t))
             if t["kind"] == "enum":
                 out.append(
@@ -404,27 +500,107 @@ class Gen:
                     out.append("")
                     continue
                 out.append(f"pub struct {t['name']} {{")
-                idents = set()
-                for f, (fname, tree) in zip(t["fields"], self.field_schemas[t["name"]]):
-                    if fname.endswith("_"):
-                        raise GenError(f"{t['name']}.{fname}: field names never end in '_'")
-                    ident = rust_ident(snake_case(fname))
-                    if ident in idents:
-                        raise GenError(f"{t['name']}: two fields map to the Rust ident {ident}")
-                    idents.add(ident)
-                    attrs = []
-                    if ident.removeprefix("r#") != fname:
-                        attrs.append(f"rename = {rust_str(fname)}")
-                    if "tag_id" in f:
-                        attrs.append(f"id = {int(f['tag_id'])}")
-                    enc = self.field_encoding(tree)
-                    if enc:
-                        attrs.append(f'encoding = "{enc}"')
-                    if attrs:
-                        out.append(f"    #[fury({', '.join(attrs)})]")
-                    out.append(f"    pub {ident}: {self.rust_type(tree, False)},")
+                self.gen_fields(t, [tree for _, tree in self.field_schemas[t["name"]]], out)
                 out.append("}")
             out.append("")
+
+    def gen_fields(self, t, trees, out):
+        """The fields of struct definition t, with the given schema trees."""
+        idents = set()
+        lengths = self.field_lengths[t["name"]]
+        for f, tree in zip(t["fields"], trees):
+            fname = f["name"]
+            if fname.endswith("_"):
+                raise GenError(f"{t['name']}.{fname}: field names never end in '_'")
+            ident = rust_ident(snake_case(fname))
+            if ident in idents:
+                raise GenError(f"{t['name']}: two fields map to the Rust ident {ident}")
+            idents.add(ident)
+            attrs = []
+            if ident.removeprefix("r#") != fname:
+                attrs.append(f"rename = {rust_str(fname)}")
+            if "tag_id" in f:
+                attrs.append(f"id = {int(f['tag_id'])}")
+            enc = self.field_encoding(tree)
+            if enc:
+                attrs.append(f'encoding = "{enc}"')
+            if attrs:
+                out.append(f"    #[fury({', '.join(attrs)})]")
+            out.append(f"    pub {ident}: {self.field_type(tree, lengths.get(fname))},")
+
+    def field_type(self, tree, length):
+        """The Rust type of a struct field: a fixed-size array where the field has a length."""
+        return self.rust_type(tree, False) if length is None else self.sized_type(tree, length)
+
+    def sized_type(self, tree, n):
+        """`[T; N]` for a field of a fixed length. fury writes `[T; N]` as `Vec<T>`: a dense
+        array for a primitive `T` (so `int32_array` is `[i32; N]`, `binary` is `[u8; N]`), a
+        LIST otherwise (`list<string>` is `[String; N]`)."""
+        if not isinstance(tree, str) and tree[0] == "option":
+            return f"Option<{self.sized_type(tree[1], n)}>"
+        if tree == "binary":
+            return f"[u8; {n}]"
+        if tree == "uint8_array":
+            raise GenError("a Rust [u8; N] is binary, not uint8_array")
+        if isinstance(tree, str) and tree in ARRAYS:
+            elem = self.rust_type(ARRAYS[tree][1], True)
+            if f"Vec<{elem}>" != ARRAYS[tree][0]:
+                raise GenError(f"no fixed-size Rust array for {tree}")
+            return f"[{elem}; {n}]"
+        if not isinstance(tree, str) and tree[0] == "list":
+            if self.is_primitive(tree[1]):
+                raise GenError(
+                    f"{schema_str(tree)} has no fixed-size Rust type: a [T; N] of a primitive T is a "
+                    "dense array"
+                )
+            return f"[{self.rust_type(tree[1], True)}; {n}]"
+        raise GenError(f"a length on {schema_str(tree)}, which is no list, binary or dense array")
+
+    def gen_instance(self, t, gname, out):
+        """An instantiation of a generic struct: the generic struct itself before its first
+        instantiation, then `pub type <name> = <generic><args>;`."""
+        g = self.generics[gname]
+        name = t["name"]
+        templates = g["templates"]
+        trees = [templates.get(f, tree) for f, tree in self.field_schemas[name]]
+        if name == g["instances"][0]:
+            names = ", ".join(f"`{n}`" for n in g["instances"])
+            out.append(
+                f"/// The generic struct of {names}. It has no registration attribute: "
+                "`register_all` registers each instantiation under its own id or name."
+            )
+            out.append("#[derive(fury::FuryObject, Debug, Clone, PartialEq)]")
+            out.append(f"pub struct {gname}<{', '.join(g['params'])}> {{")
+            self.params = tuple(g["params"])
+            try:
+                self.gen_fields(t, trees, out)
+            finally:
+                self.params = ()
+            out.append("}")
+            out.append("")
+        # the generic's field types with this instantiation's arguments must be the Rust types
+        # of the instantiated schemas
+        lengths = self.field_lengths[name]
+        args = {p: self.rust_type(a, True) for p, a in self.instance_args[name].items()}
+        declared = dict((f["name"], f["schema"]) for f in t["fields"])
+        for (fname, eff), template in zip(self.field_schemas[name], trees):
+            if fname not in templates:
+                continue
+            self.params = tuple(g["params"])
+            try:
+                generic = self.field_type(template, lengths.get(fname))
+            finally:
+                self.params = ()
+            inst = re.sub(r"\b[A-Z][A-Za-z0-9]*\b", lambda m: args.get(m.group(0), m.group(0)), generic)
+            want = self.field_type(eff, lengths.get(fname))
+            if inst != want:
+                raise GenError(
+                    f"{name}.{fname}: {self.instance_type(name)} has the field type {inst}, but the "
+                    f"Rust type of {schema_str(eff)} (pyfory's {declared[fname]}) is {want}"
+                )
+        out.extend(self.type_doc(t))
+        out.append(f"pub type {name} = {self.instance_type(name)};")
+        out.append("")
 
     # -- values --
 
@@ -516,6 +692,16 @@ class Gen:
             ]
             body = f"vec![{', '.join(items)}]" if items else "Vec::new()"
             return f"fury::List({body})" if self.is_primitive(t[1]) else body
+        if kind == "tuple":
+            # a tuple node is the list pyfory writes
+            self.expect_type(node, "list", path)
+            if len(node["items"]) != len(t) - 1:
+                raise GenError(f"{path}: {len(node['items'])} elements for {schema_str(t)}")
+            items = [
+                self.value(sub, x, True, f"{path}[{i}]", st)
+                for i, (sub, x) in enumerate(zip(t[1:], node["items"]))
+            ]
+            return f"({', '.join(items)})"
         if kind == "set":
             self.expect_type(node, "set", path)
             items = node["items"]
@@ -555,7 +741,39 @@ class Gen:
         bs = [f"0x{hexs[i:i + 2]}u8" for i in range(0, len(hexs), 2)]
         return f"vec![{', '.join(bs)}]" if bs else "Vec::<u8>::new()"
 
+    def sized_value(self, t, node, n, path, st):
+        """The `[a, b, ..]` literal of a field of fixed length n (see sized_type)."""
+        if not isinstance(t, str) and t[0] == "option":
+            if node.get("type") == "null":
+                return "None"
+            return f"Some({self.sized_value(t[1], node, n, path, st)})"
+        if t == "binary":
+            self.expect_type(node, "binary", path)
+            hexs = node["hex"]
+            items = [f"0x{hexs[i:i + 2]}u8" for i in range(0, len(hexs), 2)]
+        elif isinstance(t, str) and t in ARRAYS:
+            self.expect_type(node, t, path)
+            items = self.array_items(t, node, path, st)
+        else:
+            self.expect_type(node, "list", path)
+            items = [
+                self.value(t[1], x, True, f"{path}[{i}]", st) for i, x in enumerate(node["items"])
+            ]
+        if len(items) != n:
+            raise GenError(f"{path}: {len(items)} elements in a field of length {n}")
+        return f"[{', '.join(items)}]"
+
     def array_value(self, t, node, path, st):
+        items = self.array_items(t, node, path, st)
+        rty = ARRAYS[t][0]
+        body = f"vec![{', '.join(items)}]" if items else f"{rty.split('<')[0]}::new()"
+        if t == "uint8_array":
+            body = f"vec![{', '.join(items)}]" if items else "Vec::new()"
+            return f"fury::UInt8Array({body})"
+        return body
+
+    def array_items(self, t, node, path, st):
+        """The element literals of a dense array node."""
         rty, elem_schema = ARRAYS[t]
         if elem_schema in FLOATS:
             bits = node["bits"]
@@ -573,11 +791,7 @@ class Gen:
                 self.int_lit(elem_schema, {"type": elem_schema, "value": v}, path)
                 for v in node["values"]
             ]
-        body = f"vec![{', '.join(items)}]" if items else f"{rty.split('<')[0]}::new()"
-        if t == "uint8_array":
-            body = f"vec![{', '.join(items)}]" if items else "Vec::new()"
-            return f"fury::UInt8Array({body})"
-        return body
+        return items
 
     def user_value(self, name, node, path, st, top=False):
         td = self.types[name]
@@ -604,9 +818,15 @@ class Gen:
         if not schemas:
             return f"{name} {{}}"
         parts = []
+        lengths = self.field_lengths[name]
         for fname, tree in schemas:
             ident = rust_ident(snake_case(fname))
-            parts.append(f"{ident}: {self.value(tree, fields[fname], False, f'{path}.{fname}', st)}")
+            fpath = f"{path}.{fname}"
+            if fname in lengths:
+                lit = self.sized_value(tree, fields[fname], lengths[fname], fpath, st)
+            else:
+                lit = self.value(tree, fields[fname], False, fpath, st)
+            parts.append(f"{ident}: {lit}")
         if top:
             # The root struct gets one field per line, for readable diffs.
             body = "".join(f"        {p},\n" for p in parts)
@@ -675,6 +895,9 @@ class Gen:
             if node.get("type") == "null":
                 return (0,)
             return (1, self.ord_key(t[1], node))
+        if kind == "tuple":
+            # Rust tuples compare element by element
+            return tuple(self.ord_key(sub, x) for sub, x in zip(t[1:], node["items"]))
         if kind in ("list", "set"):
             # A BTreeSet compares its elements in sorted order; a list in its own order.
             keys = [self.ord_key(t[1], x) for x in node["items"]]
@@ -705,15 +928,38 @@ class Gen:
         out.append("/// Registers every mirrored type on `fury` (by its id or name).")
         out.append("pub fn register_all(fury: &mut fury::Fury) {")
         for t in self.doc["types"]:
-            out.append(f"    fury.register::<{t['name']}>().unwrap();")
+            if self.generic_of(t["name"]) is None:
+                out.append(f"    fury.register::<{t['name']}>().unwrap();")
+                continue
+            # an instantiation of a generic struct: registered under its own id or name
+            reg = t["register"]
+            if "id" in reg:
+                out.append(f"    fury.register_by_id::<{t['name']}>({int(reg['id'])}).unwrap();")
+            else:
+                out.append(
+                    f"    fury.register_by_name::<{t['name']}>({rust_str(reg['namespace'])}, "
+                    f"{rust_str(reg['typename'])}).unwrap();"
+                )
         out.append("}")
         out.append("")
 
-        out.append("/// The registration a mirrored type's `#[fury(..)]` attribute names, by type name.")
+        out.append("/// The registration of a mirrored type, by type name: what its `#[fury(..)]` attribute")
+        out.append("/// names, or for an instantiation of a generic struct what `register_all` gives it.")
         out.append("pub fn registration_of(type_name: &str) -> Option<fury::Registration> {")
         out.append("    match type_name {")
         for t in self.doc["types"]:
-            out.append(f"        {rust_str(t['name'])} => fury::Registration::of::<{t['name']}>(),")
+            if self.generic_of(t["name"]) is None:
+                out.append(f"        {rust_str(t['name'])} => fury::Registration::of::<{t['name']}>(),")
+                continue
+            reg = t["register"]
+            if "id" in reg:
+                what = f"fury::Registration::Id({int(reg['id'])})"
+            else:
+                what = (
+                    f"fury::Registration::Name {{ namespace: String::from({rust_str(reg['namespace'])}), "
+                    f"type_name: String::from({rust_str(reg['typename'])}) }}"
+                )
+            out.append(f"        {rust_str(t['name'])} => Some({what}),")
         out.append("        _ => None,")
         out.append("    }")
         out.append("}")

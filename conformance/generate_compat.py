@@ -9,7 +9,8 @@ structs are COMPATIBLE_STRUCT / NAMED_COMPATIBLE_STRUCT and carry a TypeDef
 The file holds:
 
 * the struct and enum definitions of vectors_structs/structs.json (taken
-  from generate_structs.py, same names and registrations), a few extra plain
+  from generate_structs.py, same names and registrations; its TYPES and
+  vectors(), not STRUCT_ONLY_TYPES), a few extra plain
   types, and the *evolution* types: several definitions of one registration
   ("alias_of_registration": true), registered only by the vectors that name
   them;

@@ -76,18 +76,28 @@ def by_name(namespace, typename):
     return {"namespace": namespace, "typename": typename}
 
 
-def F(name, schema, tag=None):
+def F(name, schema, tag=None, length=None):
     f = {"name": name, "schema": schema}
     if tag is not None:
         f["tag_id"] = tag
+    if length is not None:
+        f["length"] = length
     return f
 
 
-def struct(name, register, fields, note=None):
+def struct(name, register, fields, note=None, generic=None):
     d = {"name": name, "kind": "struct", "register": register, "fields": fields}
+    if generic is not None:
+        d["generic"] = generic
     if note:
         d["note"] = note
     return d
+
+
+def generic(name, args, fields):
+    """This struct is the instantiation ``name<args>`` of a generic type whose
+    templated fields are ``fields`` (field -> schema with the parameters)."""
+    return {"name": name, "args": args, "fields": fields}
 
 
 def enum(name, register, variants, note=None):
@@ -239,6 +249,38 @@ TYPES = [
     struct("EmptyNamed", by_name("demo", "Empty"), []),
     struct("Dynamic", by_id(137), [F("value", "any"), F("values", "list<any>"), F("props", "map<string,any>")],
            note="typing.Any fields: no null flag, type info + payload"),
+]
+
+
+# Types of structs.json only.  generate_compat.py rewrites TYPES and vectors()
+# in compatible mode; these shapes (tuples, fixed-length fields, generic
+# instantiations) are kept out of that list so that compat.json does not change
+# with them.
+STRUCT_ONLY_TYPES = [
+    struct("Tuples", by_id(138), [
+        F("pair", "tuple<varint64,string>"), F("triple", "tuple<string,float64,bool>"),
+        F("maybe_first", "tuple<option<varint64>,string>"), F("opt_pair", "option<tuple<varint64,string>>"),
+        F("with_point", "tuple<Point,string>"), F("with_list", "tuple<list<string>,varint64>"),
+        F("pairs", "list<tuple<varint64,string>>"), F("pair_by_key", "map<string,tuple<varint64,string>>"),
+    ], note="Python Tuple[...] fields with elements of different types: declared as a list of UNKNOWN "
+            "(fingerprint 22,0,0[0,0,0]) and written as a list whose elements carry their type ids"),
+    struct("FixedArrays", by_id(139), [
+        F("ints", "int32_array", length=3), F("names", "list<string>", length=2),
+        F("coords", "float64_array", length=2), F("flags", "bool_array", length=4), F("digest", "binary", length=4),
+        F("points", "list<Point>", length=2), F("opt_ints", "option<int32_array>", length=3),
+        F("maybe_names", "list<option<string>>", length=2),
+    ], note="fields that always hold the same number of elements (a port's fixed-size arrays); pyfory declares "
+            "List[pyfory.Int32] as a LIST of VARINT32 and pyfory.Int32Array as INT32_ARRAY, and only the second "
+            "is what a Rust [i32; N] is"),
+    struct("PointPage", by_name("shop", "PointPage"), [F("items", "list<Point>"), F("next", "option<string>")],
+           generic=generic("Page", {"T": "Point"}, {"items": "list<T>"}),
+           note="Page<Point>: one instantiation of a generic Page<T>, registered by name"),
+    struct("IntPage", by_name("shop", "IntPage"), [F("items", "list<varint64>"), F("next", "option<string>")],
+           generic=generic("Page", {"T": "option<varint64>"}, {"items": "list<T>"}),
+           note="Python List[int]: a LIST of VARINT64.  As Page<T> { items: Vec<T> }, T = i64 would be an INT64_ARRAY; "
+                "T = Option<i64> is pyfory's list (the fingerprint has no element nullability)"),
+    struct("Pages", by_id(143), [F("points", "PointPage"), F("ints", "IntPage"), F("more", "list<IntPage>")],
+           note="two instantiations of one generic type in one stream"),
 ]
 
 
@@ -479,6 +521,38 @@ def vectors():
     return s
 
 
+def struct_only_vectors():
+    """The vectors of STRUCT_ONLY_TYPES."""
+    return [
+        Spec("tuples/basic", "Tuples", {
+            "pair": (1, "a"), "triple": ("x", 1.5, True), "maybe_first": (None, "b"), "opt_pair": None,
+            "with_point": (point(1, 2), "s"), "with_list": (["p", "q"], 5), "pairs": [(1, "a"), (2, "b")],
+            "pair_by_key": [("k", (3, "c"))],
+        }, note="a tuple with a null element has flags 0x0a and the type id of its one non-null element"),
+        Spec("tuples/other", "Tuples", {
+            "pair": (-(2**40), ""), "triple": ("", -0.0, False), "maybe_first": (7, "c"), "opt_pair": (2, "z"),
+            "with_point": (point(I32_MIN, I32_MAX), "t"), "with_list": ([], 0), "pairs": [], "pair_by_key": [],
+        }),
+        Spec("fixed_arrays/basic", "FixedArrays", {
+            "ints": [1, 2, 3], "names": ["a", "b"], "coords": [1.5, -2.0], "flags": [True, False, True, True],
+            "digest": b"\x01\x02\x03\x04", "points": [point(1, 2), point(3, 4)], "opt_ints": [7, 8, 9],
+            "maybe_names": ["x", None],
+        }),
+        Spec("fixed_arrays/edges", "FixedArrays", {
+            "ints": [I32_MIN, 0, I32_MAX], "names": ["", "b" * 20], "coords": [-0.0, INF],
+            "flags": [False, False, False, False], "digest": b"\x00\xff\x00\xff", "points": [point(0, 0), point(0, 0)],
+            "opt_ints": None, "maybe_names": [None, None],
+        }),
+        Spec("generic/point_page", "PointPage", {"items": [point(1, 2), point(-3, 4)], "next": "p2"}),
+        Spec("generic/int_page", "IntPage", {"items": [5, -6, 2**40], "next": None}),
+        Spec("generic/empty_page", "IntPage", {"items": [], "next": "start"}),
+        Spec("generic/both", "Pages", {
+            "points": {"items": [point(7, 8)], "next": None}, "ints": {"items": [1], "next": "n"},
+            "more": [{"items": [], "next": None}, {"items": [2, 3], "next": "m"}],
+        }, note="shop, PointPage and IntPage are written once each and then referenced"),
+    ]
+
+
 # ---------------------------------------------------------------------------
 # building nodes from the authored data
 # ---------------------------------------------------------------------------
@@ -551,6 +625,12 @@ def typed_node(tree, data, types, path="$"):
         return scalar_node(tree[1], data, path)
     if k in ("list", "set"):
         return {"type": k, "items": [typed_node(tree[1], x, types, "{}[{}]".format(path, i)) for i, x in enumerate(data)]}
+    if k == "tuple":
+        # a Python tuple goes on the wire as a list
+        if not isinstance(data, tuple) or len(data) != len(tree) - 1:
+            raise NodeError("{}: a tuple of {} elements expected, got {!r}".format(path, len(tree) - 1, data))
+        return {"type": "list", "items": [typed_node(t, x, types, "{}[{}]".format(path, i))
+                                          for i, (t, x) in enumerate(zip(tree[1:], data))]}
     if k == "map":
         pairs = list(data.items()) if isinstance(data, dict) else list(data)
         return {"type": "map", "entries": [[typed_node(tree[1], a, types, path + "<key>"),
@@ -565,8 +645,14 @@ def typed_node(tree, data, types, path="$"):
         names = [f for f, _t, _g in types.fields(name)]
         if not isinstance(data, dict) or sorted(data) != sorted(names):
             raise NodeError("{}: struct {} needs exactly the fields {}".format(path, name, names))
-        return {"type": "struct", "name": name,
-                "fields": {f: typed_node(t, data[f], types, "{}.{}".format(path, f)) for f, t, _g in types.fields(name)}}
+        fields = {}
+        for f, t, _g in types.fields(name):
+            fields[f] = typed_node(t, data[f], types, "{}.{}".format(path, f))
+            want = types.field_length(name, f)
+            if want is not None and data[f] is not None and len(data[f]) != want:
+                raise NodeError("{}.{}: the field has length {}, the data {} elements".format(
+                    path, f, want, len(data[f])))
+        return {"type": "struct", "name": name, "fields": fields}
     raise NodeError("{}: bad schema {}".format(path, VL.format_schema(tree)))
 
 
@@ -661,13 +747,13 @@ def build_all():
     if pyfory.__version__ != "1.7.7":
         raise SystemExit("pyfory==1.7.7 required")
     try:
-        types = VL.TypeTable(TYPES)
+        types = VL.TypeTable(TYPES + STRUCT_ONLY_TYPES)
     except VL.VectorError as exc:
         die("types", str(exc))
     fory = types.make_fory(VL.STRUCT_SETTINGS)
     out = []
     seen = set()
-    for spec in vectors():
+    for spec in vectors() + struct_only_vectors():
         if spec.name in seen:
             die(spec.name, "duplicate name")
         seen.add(spec.name)
@@ -679,7 +765,7 @@ def build_all():
     if problems:
         die("types", "; ".join(problems[:10]))
     type_docs = []
-    for d in TYPES:
+    for d in TYPES + STRUCT_ONLY_TYPES:
         d = dict(d)
         name = d["name"]
         if d["kind"] == "struct":

@@ -45,6 +45,8 @@ def _python_hint(tree, classes):
         return typing.Set[_python_hint(tree[1], classes)]
     if k == "map":
         return typing.Dict[_python_hint(tree[1], classes), _python_hint(tree[2], classes)]
+    if k == "tuple":
+        return typing.Tuple[tuple(_python_hint(t, classes) for t in tree[1:])]
     if k == "named":
         return classes[tree[1]]
     if k == "any":

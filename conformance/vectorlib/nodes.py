@@ -203,7 +203,30 @@ def _user_node_to_py(node, types):
     cls = types.python_class(node["name"])
     if node["type"] == "enum":
         return cls[node["variant"]]
-    return cls(**{f: node_to_py(v, types) for f, v in node["fields"].items()})
+    return cls(**{f: _as_schema(types.field_tree(node["name"], f), node_to_py(v, types))
+                  for f, v in node["fields"].items()})
+
+
+def _as_schema(tree, value):
+    """A field value with the Python container its schema names: a ``tuple``
+    where the schema is tuple<...> (a list node gives a list otherwise), as
+    pyfory itself gives back for a Tuple[...] field."""
+    if value is None or not _has_tuple(tree):
+        return value
+    k = tree[0]
+    if k == "option":
+        return _as_schema(tree[1], value)
+    if k == "tuple":
+        return tuple(_as_schema(t, v) for t, v in zip(tree[1:], value))
+    if k == "list":
+        return [_as_schema(tree[1], v) for v in value]
+    if k == "map":
+        return {k2: _as_schema(tree[2], v) for k2, v in value.items()}
+    return value
+
+
+def _has_tuple(tree):
+    return tree[0] == "tuple" or any(isinstance(t, tuple) and _has_tuple(t) for t in tree[1:])
 
 
 # -- comparison ----------------------------------------------------------------------

@@ -4,14 +4,21 @@ tuple tree, parsed, printed, derived from a node and checked against one."""
 from .errors import VectorError
 from .types import SCALAR_NAMES
 
-__all__ = ["UNKNOWN", "parse_schema", "format_schema", "named_refs", "derive_schema", "schema_errors"]
+__all__ = ["UNKNOWN", "parse_schema", "format_schema", "named_refs", "derive_schema", "schema_errors", "sized_length"]
 
 
 def parse_schema(text, types=None):
     """Parse a schema expression into a tuple tree:
     ("scalar", name) | ("none",) | ("any",) | ("option", T) | ("list", T) |
-    ("set", T) | ("map", K, V), plus ("named", name) for a struct or enum
-    name of ``types`` (a TypeTable or a collection of names)."""
+    ("set", T) | ("map", K, V) | ("tuple", T1, T2, ...), plus ("named", name)
+    for a struct or enum name of ``types`` (a TypeTable or a collection of
+    names).
+
+    ``tuple<T1,...,Tn>`` is a Python ``Tuple[...]`` field: on the wire a LIST
+    whose elements are written as undeclared values (type id + payload), which
+    pyfory declares as a list of UNKNOWN.  pyfory declares a tuple whose
+    element types are all one type as a list of that type instead, so such a
+    tuple (a 1-tuple included) is refused here: it is ``list<T>``."""
     pos = 0
 
     def ident():
@@ -30,6 +37,7 @@ def parse_schema(text, types=None):
         pos += 1
 
     def parse():
+        nonlocal pos
         name = ident()
         if name in ("list", "set", "option"):
             expect("<")
@@ -43,6 +51,19 @@ def parse_schema(text, types=None):
             v = parse()
             expect(">")
             return ("map", k, v)
+        if name == "tuple":
+            expect("<")
+            elems = [parse()]
+            while pos < len(text) and text[pos] == ",":
+                pos += 1
+                elems.append(parse())
+            expect(">")
+            # pyfory/type_util.py get_homogeneous_tuple_elem_type: one element
+            # type for all (or a 1-tuple) makes a declared list of that type
+            if all(e == elems[0] for e in elems[1:]):
+                raise VectorError("bad schema {!r}: a tuple whose elements all have one type is written by pyfory "
+                                  "as a list of that type; write list<{}>".format(text, format_schema(elems[0])))
+            return ("tuple",) + tuple(elems)
         if name == "none":
             return ("none",)
         if name == "any":
@@ -73,6 +94,8 @@ def format_schema(tree):
         return "{}<{}>".format(kind, format_schema(tree[1]))
     if kind == "map":
         return "map<{},{}>".format(format_schema(tree[1]), format_schema(tree[2]))
+    if kind == "tuple":
+        return "tuple<{}>".format(",".join(format_schema(t) for t in tree[1:]))
     raise ValueError(tree)
 
 
@@ -196,7 +219,34 @@ def schema_errors(schema, node, path="$", types=None, targets=None):
             out.extend(schema_errors(schema[1], k, "{}[{}].key".format(path, i), types, targets))
             out.extend(schema_errors(schema[2], v, "{}[{}].value".format(path, i), types, targets))
         return out
+    if kind == "tuple":
+        # a tuple is a LIST on the wire, with exactly one element per position
+        if t != "list":
+            return ["{}: schema {} but node is {}".format(path, format_schema(schema), t)]
+        if len(node["items"]) != len(schema) - 1:
+            return ["{}: schema {} has {} elements, node has {}".format(
+                path, format_schema(schema), len(schema) - 1, len(node["items"]))]
+        out = []
+        for i, (sub, n) in enumerate(zip(schema[1:], node["items"])):
+            out.extend(schema_errors(sub, n, "{}[{}]".format(path, i), types, targets))
+        return out
     return ["{}: bad schema {!r}".format(path, schema)]
+
+
+def sized_length(node):
+    """The element count of a list, set or dense array node, or the byte
+    count of a binary node (what a field's "length" constrains); None for
+    any other node."""
+    t = node["type"]
+    if t in ("list", "set"):
+        return len(node["items"])
+    if t == "binary":
+        return len(node["hex"]) // 2
+    if "values" in node:
+        return len(node["values"])
+    if "bits" in node and isinstance(node["bits"], list):
+        return len(node["bits"])
+    return None
 
 
 def _ref_fit_errors(tree, target, path):
@@ -213,6 +263,8 @@ def _ref_fit_errors(tree, target, path):
         ok = t in ("struct", "enum") and target.get("name") == tree[1]
     elif tree[0] in ("list", "set", "map"):
         ok = t == tree[0]
+    elif tree[0] == "tuple":
+        ok = t == "list"
     else:
         ok = False
     return [] if ok else ["{}: a reference to a {} in a {} position".format(path, t, format_schema(tree))]
@@ -237,5 +289,10 @@ def _user_schema_errors(name, node, path, types, targets):
             path, name, expected, list(fields) if isinstance(fields, dict) else fields)]
     out = []
     for fname, tree, _tag in types.fields(name):
-        out.extend(schema_errors(tree, fields[fname], "{}.{}".format(path, fname), types, targets))
+        fpath = "{}.{}".format(path, fname)
+        out.extend(schema_errors(tree, fields[fname], fpath, types, targets))
+        want = types.field_length(name, fname)
+        got = sized_length(fields[fname]) if fields[fname]["type"] != "null" else None
+        if want is not None and got is not None and got != want:
+            out.append("{}: a field of length {} holds {} elements".format(fpath, want, got))
     return out

@@ -12,18 +12,23 @@ from .meta_string import META_ENCODING_NAMES, meta_string_encode, meta_string_fi
 from .mirrors import build_python_classes
 from .naming import is_ascii_identifier, snake_case
 from .peer import make_fory
-from .schema import named_refs, parse_schema, schema_errors
+from .schema import format_schema, named_refs, parse_schema, schema_errors
 from .typedef import typedef_facts_errors
-from .types import COMPRESSED_KINDS, PRIMITIVE_SIZES, SCALAR_NAMES, TYPE_IDS, UNKNOWN_TYPE_ID
+from .types import ARRAY_KINDS, COMPRESSED_KINDS, PRIMITIVE_SIZES, SCALAR_NAMES, TYPE_IDS, UNKNOWN_TYPE_ID
 
 __all__ = ["TypeTable", "RegisteredTypes"]
 
-_STRUCT_DEF_KEYS = {"name", "kind", "register", "fields", "field_order", "fingerprint", "hash", "meta_strings", "note"}
+_STRUCT_DEF_KEYS = {"name", "kind", "register", "fields", "field_order", "fingerprint", "hash", "meta_strings", "note",
+                    "generic"}
 _ENUM_DEF_KEYS = {"name", "kind", "register", "variants", "meta_strings", "note"}
 # keys of the compatible-mode vector files (vectors_compat/): the TypeDef pyfory
 # writes for the type, and evolution types that share one registration
 _COMPAT_DEF_KEYS = {"typedef_hex", "typedef", "typedef_error", "alias_of_registration", "version"}
-_RESERVED_TYPE_NAMES = set(SCALAR_NAMES) | {"none", "any", "list", "set", "map", "option", "null", "struct", "enum"}
+_RESERVED_TYPE_NAMES = set(SCALAR_NAMES) | {"none", "any", "list", "set", "map", "option", "tuple", "null", "struct",
+                                            "enum"}
+# scalar schemas a field "length" may constrain besides list<T>: what a port
+# models as a fixed-size array
+_SIZED_KINDS = ("binary",) + tuple(ARRAY_KINDS)
 
 
 class TypeTable:
@@ -40,11 +45,14 @@ class TypeTable:
             self._add(d)
         self._fields = {}
         self._ref_fields = {}  # struct name -> names of its "ref": true fields (vectors_refs/)
+        self._lengths = {}  # struct name -> {field name: its fixed "length"}
         for name, d in self._defs.items():
             if d["kind"] == "struct":
                 self._fields[name] = self._parse_fields(d)
                 self._ref_fields[name] = frozenset(f["name"] for f in d["fields"] if f.get("ref"))
+                self._lengths[name] = {f["name"]: f["length"] for f in d["fields"] if "length" in f}
         self._check_acyclic()
+        self._check_generics()
         self._order_cache = {}
         self._classes = None
         self._check_defaults()
@@ -128,7 +136,7 @@ class TypeTable:
         out = []
         seen, snakes, tags = set(), set(), set()
         for f in d["fields"]:
-            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id", "default", "ref"}:
+            if not isinstance(f, dict) or set(f) - {"name", "schema", "tag_id", "default", "ref", "length"}:
                 raise VectorError("struct {}: bad field {!r}".format(d["name"], f))
             if "ref" in f and f["ref"] is not True and f["ref"] is not False:
                 raise VectorError("struct {}: field {}: 'ref' must be a boolean".format(d["name"], f.get("name")))
@@ -142,6 +150,15 @@ class TypeTable:
             tree = parse_schema(f.get("schema", ""), self)
             if tree[0] == "none" or ("option" == tree[0] and tree[1][0] in ("any", "none")):
                 raise VectorError("struct {}: field {}: schema {} not allowed".format(d["name"], fname, f["schema"]))
+            if "length" in f:
+                # a fixed element count (a port's fixed-size array); the wire is
+                # that of the schema, the length only constrains the values
+                inner = tree[1] if tree[0] == "option" else tree
+                n = f["length"]
+                sized = inner[0] == "list" or (inner[0] == "scalar" and inner[1] in _SIZED_KINDS)
+                if type(n) is not int or n < 1 or not sized:
+                    raise VectorError("struct {}: field {}: 'length' {!r} needs a positive count and a list, binary or "
+                                      "dense array schema, not {}".format(d["name"], fname, n, f["schema"]))
             tag = f.get("tag_id")
             if tag is not None:
                 if type(tag) is not int or not 0 <= tag < (1 << 29) or tag in tags:
@@ -171,6 +188,53 @@ class TypeTable:
 
         for name in self._defs:
             visit(name, [])
+
+    def _check_generics(self):
+        """A struct with "generic": {"name": G, "args": {P: schema}, "fields":
+        {field: template}} is one instantiation of a generic type G (Rust
+        ``G<P..>``, Java ``G<P..>``): each templated field's schema is the
+        template with every parameter replaced by its argument.  pyfory has no
+        generics, so each instantiation is a type of its own with its own
+        registration.  The argument may differ from the declared schema only
+        where the fingerprint does not see it (the nullability of container
+        elements), so the instantiated field must have the declared field's
+        fingerprint.  All instantiations of G share its parameters, field
+        names, tag ids, templates and the schemas of the other fields."""
+        shapes = {}  # generic name -> (instance, shape)
+        for name, d in self._defs.items():
+            g = d.get("generic")
+            if g is None:
+                continue
+            if d["kind"] != "struct" or not isinstance(g, dict) or set(g) != {"name", "args", "fields"}:
+                raise VectorError("type {}: 'generic' needs a struct and exactly name, args, fields".format(name))
+            gname, args, templates = g["name"], g["args"], g["fields"]
+            if not is_ascii_identifier(gname) or gname in self._defs or gname in _RESERVED_TYPE_NAMES:
+                raise VectorError("type {}: bad generic name {!r}".format(name, gname))
+            if not isinstance(args, dict) or not args or not isinstance(templates, dict) or not templates:
+                raise VectorError("type {}: generic args and fields must be non-empty objects".format(name))
+            for p in args:
+                if not is_ascii_identifier(p) or p in self._defs or p in _RESERVED_TYPE_NAMES or p == gname:
+                    raise VectorError("type {}: bad generic parameter {!r}".format(name, p))
+            arg_trees = {p: parse_schema(a, self) for p, a in args.items()}
+            names = set(self._defs) | set(args)
+            declared = {f: tree for f, tree, _tag in self._fields[name]}
+            for fname, text in templates.items():
+                if fname not in declared:
+                    raise VectorError("type {}: generic template for the unknown field {!r}".format(name, fname))
+                template = parse_schema(text, names)
+                if not set(named_refs(template)) & set(args):
+                    raise VectorError("type {}: template {} of {} uses no parameter".format(name, text, fname))
+                tree = _substitute(template, arg_trees)
+                if self._fp_type(tree, True) != self._fp_type(declared[fname], True):
+                    raise VectorError("type {}: field {}: {} with {} is {}, whose fingerprint is not that of the "
+                                      "declared {}".format(name, fname, text, args, format_schema(tree),
+                                                           format_schema(declared[fname])))
+            shape = (sorted(args), [(f["name"], f.get("tag_id"), f.get("length"), templates.get(f["name"], f["schema"]))
+                                    for f in d["fields"]])
+            if gname in shapes and shapes[gname][1] != shape:
+                raise VectorError("types {} and {}: two instantiations of {} with different definitions".format(
+                    shapes[gname][0], name, gname))
+            shapes.setdefault(gname, (name, shape))
 
     def _check_defaults(self):
         """A field "default" (a value node) is the value the Python mirror
@@ -247,6 +311,10 @@ class TypeTable:
         """[(field name, schema tree, tag id or None)] in definition order."""
         return self._fields[name]
 
+    def field_length(self, name, fname):
+        """The fixed element count of a field declared with "length", or None."""
+        return self._lengths.get(name, {}).get(fname)
+
     def field_ref(self, name, fname):
         """True for a field declared with "ref": true (pyfory.field(ref=True))."""
         return fname in self._ref_fields.get(name, ())
@@ -305,6 +373,10 @@ class TypeTable:
         # only a top-level field carries its "ref"; children always write 0
         r = "1" if (top and ref) else "0"
         k = tree[0]
+        if k == "tuple":
+            # a heterogeneous Tuple[...] is a list of UNKNOWN (pyfory/struct.py,
+            # _build_schema_fingerprint_type); parse_schema refuses the others
+            return "{},{},{}[{},0,0]".format(TYPE_IDS["list"], r, nullable, UNKNOWN_TYPE_ID)
         if k in ("list", "set"):
             return "{},{},{}[{}]".format(TYPE_IDS[k], r, nullable, self._fp_type(tree[1], False))
         if k == "map":
@@ -404,6 +476,13 @@ class TypeTable:
         fory = make_fory(settings)
         self.register_with(fory, alias_names)
         return fory
+
+
+def _substitute(tree, args):
+    """The schema tree with every ("named", parameter) replaced by its argument tree."""
+    if tree[0] == "named" and tree[1] in args:
+        return args[tree[1]]
+    return (tree[0],) + tuple(_substitute(t, args) if isinstance(t, tuple) else t for t in tree[1:])
 
 
 class RegisteredTypes:

@@ -186,6 +186,8 @@ class Decoder(ByteReader):
         if schema is None or schema[0] != "scalar":
             if schema is not None and schema[0] in ("list", "set", "map"):
                 return TYPE_IDS[schema[0]]
+            if schema is not None and schema[0] == "tuple":
+                return TYPE_IDS["list"]  # a Python tuple is written as a list
             self.fail("declared element type without a concrete schema")
         return TYPE_IDS[schema[1]]
 
@@ -526,10 +528,11 @@ class Decoder(ByteReader):
                 return self.payload(key, inner)
 
             tracked = key[0] == "struct"
-        elif k in ("list", "set", "map"):
+        elif k in ("list", "set", "map", "tuple"):
+            tid = TYPE_IDS["list" if k == "tuple" else k]  # a Python tuple is written as a list
 
             def read():
-                return self.payload(TYPE_IDS[k], inner)
+                return self.payload(tid, inner)
 
             tracked = True
         elif k == "scalar":

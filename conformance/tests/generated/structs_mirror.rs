@@ -506,6 +506,56 @@ pub struct Dynamic {
     pub props: std::collections::BTreeMap<String, fury::Value>,
 }
 
+/// Python Tuple[...] fields with elements of different types: declared as a list of UNKNOWN (fingerprint 22,0,0[0,0,0]) and written as a list whose elements carry their type ids
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 138)]
+pub struct Tuples {
+    pub pair: (i64, String),
+    pub triple: (String, f64, bool),
+    pub maybe_first: (Option<i64>, String),
+    pub opt_pair: Option<(i64, String)>,
+    pub with_point: (Point, String),
+    pub with_list: (Vec<String>, i64),
+    pub pairs: Vec<(i64, String)>,
+    pub pair_by_key: std::collections::BTreeMap<String, (i64, String)>,
+}
+
+/// fields that always hold the same number of elements (a port's fixed-size arrays); pyfory declares List[pyfory.Int32] as a LIST of VARINT32 and pyfory.Int32Array as INT32_ARRAY, and only the second is what a Rust [i32; N] is
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 139)]
+pub struct FixedArrays {
+    pub ints: [i32; 3],
+    pub names: [String; 2],
+    pub coords: [f64; 2],
+    pub flags: [bool; 4],
+    pub digest: [u8; 4],
+    pub points: [Point; 2],
+    pub opt_ints: Option<[i32; 3]>,
+    pub maybe_names: [Option<String>; 2],
+}
+
+/// The generic struct of `PointPage`, `IntPage`. It has no registration attribute: `register_all` registers each instantiation under its own id or name.
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub next: Option<String>,
+}
+
+/// Page<Point>: one instantiation of a generic Page<T>, registered by name
+pub type PointPage = Page<Point>;
+
+/// Python List[int]: a LIST of VARINT64. As Page<T> { items: Vec<T> }, T = i64 would be an INT64_ARRAY; T = Option<i64> is pyfory's list (the fingerprint has no element nullability)
+pub type IntPage = Page<Option<i64>>;
+
+/// two instantiations of one generic type in one stream
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 143)]
+pub struct Pages {
+    pub points: PointPage,
+    pub ints: IntPage,
+    pub more: Vec<IntPage>,
+}
+
 /// Registers every mirrored type on `fury` (by its id or name).
 pub fn register_all(fury: &mut fury::Fury) {
     fury.register::<Color>().unwrap();
@@ -544,9 +594,15 @@ pub fn register_all(fury: &mut fury::Fury) {
     fury.register::<Empty>().unwrap();
     fury.register::<EmptyNamed>().unwrap();
     fury.register::<Dynamic>().unwrap();
+    fury.register::<Tuples>().unwrap();
+    fury.register::<FixedArrays>().unwrap();
+    fury.register_by_name::<PointPage>("shop", "PointPage").unwrap();
+    fury.register_by_name::<IntPage>("shop", "IntPage").unwrap();
+    fury.register::<Pages>().unwrap();
 }
 
-/// The registration a mirrored type's `#[fury(..)]` attribute names, by type name.
+/// The registration of a mirrored type, by type name: what its `#[fury(..)]` attribute
+/// names, or for an instantiation of a generic struct what `register_all` gives it.
 pub fn registration_of(type_name: &str) -> Option<fury::Registration> {
     match type_name {
         "Color" => fury::Registration::of::<Color>(),
@@ -585,6 +641,11 @@ pub fn registration_of(type_name: &str) -> Option<fury::Registration> {
         "Empty" => fury::Registration::of::<Empty>(),
         "EmptyNamed" => fury::Registration::of::<EmptyNamed>(),
         "Dynamic" => fury::Registration::of::<Dynamic>(),
+        "Tuples" => fury::Registration::of::<Tuples>(),
+        "FixedArrays" => fury::Registration::of::<FixedArrays>(),
+        "PointPage" => Some(fury::Registration::Name { namespace: String::from("shop"), type_name: String::from("PointPage") }),
+        "IntPage" => Some(fury::Registration::Name { namespace: String::from("shop"), type_name: String::from("IntPage") }),
+        "Pages" => fury::Registration::of::<Pages>(),
         _ => None,
     }
 }
@@ -620,6 +681,11 @@ pub const STRUCT_HASHES: &[(&str, &[&str], &str, i32)] = &[
     ("Empty", &[], "", 47),
     ("EmptyNamed", &[], "", 47),
     ("Dynamic", &["props", "value", "values"], "props,24,0,0[21,0,0|0,0,0];value,0,0,0;values,22,0,0[0,0,0];", 616482372),
+    ("Tuples", &["maybe_first", "opt_pair", "pair", "pair_by_key", "pairs", "triple", "with_list", "with_point"], "maybe_first,22,0,0[0,0,0];opt_pair,22,0,1[0,0,0];pair,22,0,0[0,0,0];pair_by_key,24,0,0[21,0,0|22,0,0[0,0,0]];pairs,22,0,0[22,0,0[0,0,0]];triple,22,0,0[0,0,0];with_list,22,0,0[0,0,0];with_point,22,0,0[0,0,0];", 387667907),
+    ("FixedArrays", &["coords", "digest", "flags", "ints", "maybe_names", "names", "opt_ints", "points"], "coords,56,0,0;digest,41,0,0;flags,43,0,0;ints,46,0,0;maybe_names,22,0,0[21,0,0];names,22,0,0[21,0,0];opt_ints,46,0,1;points,22,0,0[0,0,0];", 1527007635),
+    ("PointPage", &["items", "next"], "items,22,0,0[0,0,0];next,21,0,1;", 599844097),
+    ("IntPage", &["items", "next"], "items,22,0,0[7,0,0];next,21,0,1;", -1851554497),
+    ("Pages", &["ints", "more", "points"], "ints,0,0,0;more,22,0,0[0,0,0];points,0,0,0;", 650232482),
 ];
 
 /// `structs/point/basic` (Point)
@@ -1602,6 +1668,95 @@ pub fn expected_roots_set_of_shades() -> std::collections::BTreeSet<Shade> {
     [Shade::Dark].into_iter().collect::<std::collections::BTreeSet<_>>()
 }
 
+/// `structs/tuples/basic` (Tuples)
+pub fn expected_tuples_basic() -> Tuples {
+    Tuples {
+        pair: (1i64, String::from("a")),
+        triple: (String::from("x"), f64::from_bits(0x3ff8000000000000), true),
+        maybe_first: (None, String::from("b")),
+        opt_pair: None,
+        with_point: (Point { x: 1i32, y: 2i32 }, String::from("s")),
+        with_list: (vec![String::from("p"), String::from("q")], 5i64),
+        pairs: vec![(1i64, String::from("a")), (2i64, String::from("b"))],
+        pair_by_key: [(String::from("k"), (3i64, String::from("c")))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+    }
+}
+
+/// `structs/tuples/other` (Tuples)
+pub fn expected_tuples_other() -> Tuples {
+    Tuples {
+        pair: (-1099511627776i64, String::from("")),
+        triple: (String::from(""), f64::from_bits(0x8000000000000000), false),
+        maybe_first: (Some(7i64), String::from("c")),
+        opt_pair: Some((2i64, String::from("z"))),
+        with_point: (Point { x: -2147483648i32, y: 2147483647i32 }, String::from("t")),
+        with_list: (Vec::new(), 0i64),
+        pairs: Vec::new(),
+        pair_by_key: std::collections::BTreeMap::new(),
+    }
+}
+
+/// `structs/fixed_arrays/basic` (FixedArrays)
+pub fn expected_fixed_arrays_basic() -> FixedArrays {
+    FixedArrays {
+        ints: [1i32, 2i32, 3i32],
+        names: [String::from("a"), String::from("b")],
+        coords: [f64::from_bits(0x3ff8000000000000), f64::from_bits(0xc000000000000000)],
+        flags: [true, false, true, true],
+        digest: [0x01u8, 0x02u8, 0x03u8, 0x04u8],
+        points: [Point { x: 1i32, y: 2i32 }, Point { x: 3i32, y: 4i32 }],
+        opt_ints: Some([7i32, 8i32, 9i32]),
+        maybe_names: [Some(String::from("x")), None],
+    }
+}
+
+/// `structs/fixed_arrays/edges` (FixedArrays)
+pub fn expected_fixed_arrays_edges() -> FixedArrays {
+    FixedArrays {
+        ints: [-2147483648i32, 0i32, 2147483647i32],
+        names: [String::from(""), String::from("bbbbbbbbbbbbbbbbbbbb")],
+        coords: [f64::from_bits(0x8000000000000000), f64::from_bits(0x7ff0000000000000)],
+        flags: [false, false, false, false],
+        digest: [0x00u8, 0xffu8, 0x00u8, 0xffu8],
+        points: [Point { x: 0i32, y: 0i32 }, Point { x: 0i32, y: 0i32 }],
+        opt_ints: None,
+        maybe_names: [None, None],
+    }
+}
+
+/// `structs/generic/point_page` (PointPage)
+pub fn expected_generic_point_page() -> PointPage {
+    PointPage {
+        items: vec![Point { x: 1i32, y: 2i32 }, Point { x: -3i32, y: 4i32 }],
+        next: Some(String::from("p2")),
+    }
+}
+
+/// `structs/generic/int_page` (IntPage)
+pub fn expected_generic_int_page() -> IntPage {
+    IntPage {
+        items: vec![Some(5i64), Some(-6i64), Some(1099511627776i64)],
+        next: None,
+    }
+}
+
+/// `structs/generic/empty_page` (IntPage)
+pub fn expected_generic_empty_page() -> IntPage {
+    IntPage {
+        items: Vec::new(),
+        next: Some(String::from("start")),
+    }
+}
+
+/// `structs/generic/both` (Pages)
+pub fn expected_generic_both() -> Pages {
+    Pages {
+        points: PointPage { items: vec![Point { x: 7i32, y: 8i32 }], next: None },
+        ints: IntPage { items: vec![Some(1i64)], next: Some(String::from("n")) },
+        more: vec![IntPage { items: Vec::new(), next: None }, IntPage { items: vec![Some(2i64), Some(3i64)], next: Some(String::from("m")) }],
+    }
+}
+
 /// One case per vector, in file order.
 pub fn cases() -> Vec<Case> {
     vec![
@@ -2268,6 +2423,78 @@ pub fn cases() -> Vec<Case> {
             check: |fury, bytes, writer_same| fury_conformance::structs::check::<std::collections::BTreeSet<Shade>>(fury, bytes, writer_same, expected_roots_set_of_shades()),
             decode: |fury, bytes| fury_conformance::structs::decode::<std::collections::BTreeSet<Shade>>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<std::collections::BTreeSet<Shade>>(fury, &expected_roots_set_of_shades()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/tuples/basic",
+            rust_type: "Tuples",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<Tuples>(fury, bytes, writer_same, expected_tuples_basic()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<Tuples>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<Tuples>(fury, &expected_tuples_basic()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/tuples/other",
+            rust_type: "Tuples",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<Tuples>(fury, bytes, writer_same, expected_tuples_other()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<Tuples>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<Tuples>(fury, &expected_tuples_other()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/fixed_arrays/basic",
+            rust_type: "FixedArrays",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<FixedArrays>(fury, bytes, writer_same, expected_fixed_arrays_basic()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<FixedArrays>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<FixedArrays>(fury, &expected_fixed_arrays_basic()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/fixed_arrays/edges",
+            rust_type: "FixedArrays",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<FixedArrays>(fury, bytes, writer_same, expected_fixed_arrays_edges()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<FixedArrays>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<FixedArrays>(fury, &expected_fixed_arrays_edges()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/generic/point_page",
+            rust_type: "PointPage",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<PointPage>(fury, bytes, writer_same, expected_generic_point_page()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<PointPage>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<PointPage>(fury, &expected_generic_point_page()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/generic/int_page",
+            rust_type: "IntPage",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<IntPage>(fury, bytes, writer_same, expected_generic_int_page()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<IntPage>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<IntPage>(fury, &expected_generic_int_page()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/generic/empty_page",
+            rust_type: "IntPage",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<IntPage>(fury, bytes, writer_same, expected_generic_empty_page()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<IntPage>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<IntPage>(fury, &expected_generic_empty_page()),
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/generic/both",
+            rust_type: "Pages",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<Pages>(fury, bytes, writer_same, expected_generic_both()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<Pages>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<Pages>(fury, &expected_generic_both()),
             order_differs: &[],
             has_nan: false,
         },
