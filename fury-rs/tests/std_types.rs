@@ -767,3 +767,24 @@ proptest! {
         prop_assert_eq!(round_trip(&fury, &v), v);
     }
 }
+
+/// `@dataclass class Ti: t: Tuple[int, int]` registered as id 900, `Ti((1, 2))`, written by
+/// pyfory 1.7.7 (`Fory(xlang=True, ref=False, compatible=False)`): a tuple whose elements
+/// share one type is declared as a list of that type (fingerprint `t,22,0,0[7,0,0];`) and
+/// written with a declared element type (header 0x0c).
+#[derive(fury::FuryObject, Debug, PartialEq)]
+#[fury(id = 900)]
+struct Ti {
+    t: (i64, i64),
+}
+
+#[test]
+fn a_tuple_of_one_element_type_is_a_declared_list_like_pyfory() {
+    let mut fury = Fury::builder().compatible(false).build();
+    fury.register::<Ti>().unwrap();
+    let py = [
+        0x01, 0xff, 0x1b, 0x84, 0x07, 0x07, 0xfc, 0x13, 0x6a, 0x02, 0x0c, 0x02, 0x04,
+    ];
+    assert_eq!(fury.serialize(&Ti { t: (1, 2) }).unwrap(), py);
+    assert_eq!(fury.deserialize::<Ti>(&py).unwrap(), Ti { t: (1, 2) });
+}

@@ -681,6 +681,52 @@ impl Serialize for Elem<'_> {
     }
 }
 
+/// An element of a tuple whose elements all have the wire type of `A`, in a declared position:
+/// written as the elements of a declared `list<A>` (no type info), as pyfory writes a
+/// `Tuple[int, int]` field.
+struct DeclElem<'a, A>(&'a dyn AnyItem, std::marker::PhantomData<A>);
+
+impl<A: WireType> WireType for DeclElem<'_, A> {
+    const TYPE_ID: TypeId = A::TYPE_ID;
+}
+
+impl<A: WireType> Serialize for DeclElem<'_, A> {
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        self.0.write_data(ctx)
+    }
+}
+
+/// True when a tuple of elements with these wire types and nullabilities is declared as a
+/// list of its one element type (by pyfory, and so by us): every element of the same
+/// non-null scalar, string, time, binary or dense-array type. Others are lists of UNKNOWN.
+const fn homogeneous(ids: &[TypeId], nullable: &[bool]) -> bool {
+    let Some(first) = ids.first() else {
+        return false;
+    };
+    let leaf = matches!(
+        first.row().family,
+        Family::Bool
+            | Family::Int
+            | Family::Float
+            | Family::String
+            | Family::Time
+            | Family::Binary
+            | Family::Array
+    );
+    if !leaf {
+        return false;
+    }
+    let mut i = 0;
+    while i < ids.len() {
+        if ids[i] as u8 != *first as u8 || nullable[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// Reads the elements of a tuple one position at a time, each as its own type, into `slots`
 /// (a tuple of `Cell<Option<_>>`). `next` is the position of the next element to complete.
 struct TupleReader<S> {
@@ -737,10 +783,15 @@ macro_rules! tuple {
         impl<$($T: WireType),+> WireType for ($($T,)+) {
             const TYPE_ID: TypeId = TypeId::List;
             const REF_TYPE: bool = true;
-            /// A list of UNKNOWN elements, as pyfory declares a `Tuple[...]` field.
-            fn field_type(_registry: &Registry, _compatible: bool) -> FieldType {
+            /// A list of UNKNOWN elements, as pyfory declares a `Tuple[...]` field, or a list
+            /// of the one element type when all elements have it (see `homogeneous`).
+            fn field_type(registry: &Registry, compatible: bool) -> FieldType {
                 let mut t = FieldType::leaf(TypeId::List);
-                t.children.push(FieldType::leaf(TypeId::Unknown));
+                if homogeneous(&[$($T::TYPE_ID),+], &[$($T::NULLABLE),+]) {
+                    t.children.push(A::field_type(registry, compatible));
+                } else {
+                    t.children.push(FieldType::leaf(TypeId::Unknown));
+                }
                 t
             }
         }
@@ -749,6 +800,15 @@ macro_rules! tuple {
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 let items = [$(Elem(&self.$idx as &dyn AnyItem)),+];
                 write_elements(items.len(), items.iter(), false, ctx)
+            }
+
+            fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+                if homogeneous(&[$($T::TYPE_ID),+], &[$($T::NULLABLE),+]) {
+                    let items = [$(DeclElem::<A>(&self.$idx as &dyn AnyItem, std::marker::PhantomData)),+];
+                    write_elements(items.len(), items.iter(), true, ctx)
+                } else {
+                    Serialize::write_data(self, ctx)
+                }
             }
         }
 
