@@ -29,6 +29,57 @@ fn same<T: PartialEq + std::fmt::Debug, E: std::fmt::Display>(
     }
 }
 
+fn row<T>(
+    dataset: &'static str,
+    compatible: bool,
+    fury: &fury::Fury,
+    fory: &fory::Fory,
+    value: &T,
+) -> InteropRow
+where
+    T: fury::FuryObject + fory::Serializer<Target = T> + PartialEq + std::fmt::Debug,
+{
+    let a = fury.serialize(value).unwrap_or_default();
+    let b = fory.serialize(value).unwrap_or_default();
+    InteropRow {
+        dataset,
+        compatible,
+        identical: !a.is_empty() && a == b,
+        fory_reads_fury: same(fory.deserialize::<T>(&a), value),
+        fury_reads_fory: same(fury.deserialize::<T>(&b), value),
+    }
+}
+
+/// Cross-checks the small types of [`crate::interop_types`] (the Rust shapes added for the
+/// core issue) in both modes, with instances of their own.
+pub fn type_rows() -> Vec<InteropRow> {
+    use crate::interop_types::*;
+    let (aliased, tuples, arrays, deques, vectors, sizes) = values();
+    let mut out = Vec::new();
+    for compatible in [false, true] {
+        let mut fury = fury::Fury::builder().compatible(compatible).build();
+        let mut fory = fory::Fory::builder()
+            .xlang(true)
+            .compatible(compatible)
+            .build();
+        macro_rules! reg {
+            ($($t:ty),*) => {$(
+                fury.register::<$t>().expect(stringify!($t));
+                let id = crate::peers::type_id_of::<$t>();
+                fory.register::<$t>(id).expect(stringify!($t));
+            )*};
+        }
+        reg!(Aliased, Tuples, Arrays, Deques, Vectors, Sizes);
+        out.push(row("Aliased", compatible, &fury, &fory, &aliased));
+        out.push(row("Tuples", compatible, &fury, &fory, &tuples));
+        out.push(row("Arrays", compatible, &fury, &fory, &arrays));
+        out.push(row("Deques", compatible, &fury, &fory, &deques));
+        out.push(row("Vectors", compatible, &fury, &fory, &vectors));
+        out.push(row("Sizes", compatible, &fury, &fory, &sizes));
+    }
+    out
+}
+
 /// Cross-checks every dataset in both modes.
 pub fn interop_rows(engines: &Engines) -> Vec<InteropRow> {
     struct V<'a> {
@@ -43,15 +94,7 @@ pub fn interop_rows(engines: &Engines) -> Vec<InteropRow> {
                 } else {
                     (&self.engines.fury, &self.engines.fory)
                 };
-                let a = fury.serialize(value).unwrap_or_default();
-                let b = fory.serialize(value).unwrap_or_default();
-                self.out.push(InteropRow {
-                    dataset: name,
-                    compatible,
-                    identical: !a.is_empty() && a == b,
-                    fory_reads_fury: same(fory.deserialize::<T>(&a), value),
-                    fury_reads_fory: same(fury.deserialize::<T>(&b), value),
-                });
+                self.out.push(row(name, compatible, fury, fory, value));
             }
         }
     }

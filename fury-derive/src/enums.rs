@@ -8,6 +8,20 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     let name = cont.ident;
     let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
     let de_impl_generics = crate::structs::de_impl_generics(cont.generics);
+    let own_where = cont
+        .generics
+        .where_clause
+        .clone()
+        .unwrap_or_else(|| syn::WhereClause {
+            where_token: Default::default(),
+            predicates: Default::default(),
+        });
+    let user_type = crate::structs::user_type(
+        cont,
+        &crate::structs::names(cont, own_where),
+        quote! { ::fury::UserKind::Enum },
+        quote! {},
+    );
     let mut arms_write = Vec::new();
     let mut arms_read = Vec::new();
     for (index, v) in variants.iter().enumerate() {
@@ -16,7 +30,6 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
         arms_write.push(quote! { Self::#ident => #id, });
         arms_read.push(quote! { #id => Self::#ident, });
     }
-    let registration = crate::structs::registration(cont);
     let missing = match variants.first() {
         Some(v) => {
             let v = v.ident;
@@ -78,19 +91,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 }
             }
 
-            impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
-                const KIND: ::fury::UserKind = ::fury::UserKind::Enum;
-
-                fn registration() -> ::std::option::Option<::fury::Registration> {
-                    #registration
-                }
-
-                #[inline]
-                fn type_slot() -> &'static ::fury::__private::TypeSlot {
-                    static SLOT: ::fury::__private::TypeSlot = ::fury::__private::TypeSlot::new();
-                    &SLOT
-                }
-            }
+            #user_type
         };
     }
 }

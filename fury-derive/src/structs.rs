@@ -13,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// The names every generated impl uses.
-struct Names<'a> {
+pub struct Names<'a> {
     name: &'a syn::Ident,
     impl_generics: syn::ImplGenerics<'a>,
     ty_generics: syn::TypeGenerics<'a>,
@@ -47,16 +47,7 @@ pub fn derive(cx: &Ctxt, cont: &Container, style: Style, fields: &[Field]) -> To
         .filter(|f| f.attrs.skip.is_set())
         .map(|f| f.member.clone())
         .collect();
-    let where_clause = crate::bound::where_clause(cont, &plans);
-    let (impl_generics, ty_generics, _) = cont.generics.split_for_impl();
-    let de_impl_generics = de_impl_generics(cont.generics);
-    let names = Names {
-        name: cont.ident,
-        impl_generics,
-        ty_generics,
-        where_clause,
-        de_impl_generics,
-    };
+    let names = names(cont, crate::bound::where_clause(cont, &plans));
     if cont.attrs.transparent.is_set() {
         return match plans.first() {
             Some(p) => transparent(&names, p, &skipped),
@@ -96,7 +87,6 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
     let read_plan = read_plan(plans, skipped, &name.to_string());
     let fingerprint_c = fingerprint(plans, true);
     let fingerprint_f = fingerprint(plans, false);
-    let registration = registration(cont);
     let typedef_infos = plans.iter().map(typedef_info);
     let missing = plans.iter().map(|p| {
         let m = &p.member;
@@ -117,6 +107,25 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         )
     };
     let layout = quote! { <Self as ::fury::__private::StructLayout> };
+    let user_type = user_type(
+        cont,
+        n,
+        quote! { ::fury::UserKind::Struct },
+        quote! {
+            fn typedef_fields(
+                registry: &::fury::Registry,
+                compress_int: bool,
+            ) -> ::std::vec::Vec<::fury::__private::FieldInfo> {
+                let order = if compress_int { #layout::ORDER_C } else { #layout::ORDER_F };
+                let mut all: [::std::option::Option<::fury::__private::FieldInfo>; #count] =
+                    [#(::std::option::Option::Some(#typedef_infos)),*];
+                order
+                    .iter()
+                    .filter_map(|&i| all.get_mut(i).and_then(::std::option::Option::take))
+                    .collect()
+            }
+        },
+    );
 
     quote! {
         const _: () = {
@@ -389,32 +398,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                 }
             }
 
-            impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
-                const KIND: ::fury::UserKind = ::fury::UserKind::Struct;
-
-                fn registration() -> ::std::option::Option<::fury::Registration> {
-                    #registration
-                }
-
-                #[inline]
-                fn type_slot() -> &'static ::fury::__private::TypeSlot {
-                    static SLOT: ::fury::__private::TypeSlot = ::fury::__private::TypeSlot::new();
-                    &SLOT
-                }
-
-                fn typedef_fields(
-                    registry: &::fury::Registry,
-                    compress_int: bool,
-                ) -> ::std::vec::Vec<::fury::__private::FieldInfo> {
-                    let order = if compress_int { #layout::ORDER_C } else { #layout::ORDER_F };
-                    let mut all: [::std::option::Option<::fury::__private::FieldInfo>; #count] =
-                        [#(::std::option::Option::Some(#typedef_infos)),*];
-                    order
-                        .iter()
-                        .filter_map(|&i| all.get_mut(i).and_then(::std::option::Option::take))
-                        .collect()
-                }
-            }
+            #user_type
         };
     }
 }
@@ -528,12 +512,59 @@ fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
     }
 }
 
+/// The names of the generated impls of `cont`, with `where_clause`.
+pub fn names<'a>(cont: &'a Container, where_clause: syn::WhereClause) -> Names<'a> {
+    let (impl_generics, ty_generics, _) = cont.generics.split_for_impl();
+    Names {
+        name: cont.ident,
+        impl_generics,
+        ty_generics,
+        where_clause,
+        de_impl_generics: de_impl_generics(cont.generics),
+    }
+}
+
 /// The impl generics of `generics` with `'de` first, for `impl<'de, ..> Deserialize<'de>`.
 pub fn de_impl_generics(generics: &syn::Generics) -> TokenStream {
     let mut g = generics.clone();
     g.params.insert(0, syn::parse_quote!('de));
     let (impl_generics, _, _) = g.split_for_impl();
     quote! { #impl_generics }
+}
+
+/// The `UserType` impl (the registry's view of the type) of a struct or enum: its kind, its
+/// registration, its lookup hint, and `extra` items (a struct's TypeDef fields).
+pub fn user_type(
+    cont: &Container,
+    n: &Names,
+    kind: TokenStream,
+    extra: TokenStream,
+) -> TokenStream {
+    let Names {
+        name,
+        impl_generics,
+        ty_generics,
+        where_clause,
+        ..
+    } = n;
+    let registration = registration(cont);
+    quote! {
+        impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
+            const KIND: ::fury::UserKind = #kind;
+
+            fn registration() -> ::std::option::Option<::fury::Registration> {
+                #registration
+            }
+
+            #[inline]
+            fn type_slot() -> &'static ::fury::__private::TypeSlot {
+                static SLOT: ::fury::__private::TypeSlot = ::fury::__private::TypeSlot::new();
+                &SLOT
+            }
+
+            #extra
+        }
+    }
 }
 
 pub fn registration(cont: &Container) -> TokenStream {

@@ -102,7 +102,8 @@ fn main() {
             t.check
         );
     }
-    let interop = interop_rows(&engines);
+    let mut interop = interop_rows(&engines);
+    interop.extend(fury_benches::interop::type_rows());
 
     let report = Report {
         settings: settings.clone(),

@@ -85,6 +85,23 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         self.extra.as_ref().map_or(0, |e| e.refs.len())
     }
 
+    /// Checks that a back reference names an id already assigned in this stream.
+    pub(crate) fn check_ref_id(&self, id: u32, at: usize) -> Result<()> {
+        if (id as usize) < self.ref_count() {
+            Ok(())
+        } else {
+            Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!(
+                        "reference to id {id}, but only {} ids were assigned",
+                        self.ref_count()
+                    ),
+                },
+                at,
+            ))
+        }
+    }
+
     /// Records what reference id `slot` stands for.
     #[inline]
     pub(crate) fn set_ref(&mut self, slot: usize, value: RefSlot) {

@@ -90,7 +90,7 @@ fn readable(remote: &FieldType, local: &FieldType) -> bool {
             .children
             .iter()
             .zip(&local.children)
-            .all(|(a, b)| a.type_id == b.type_id && readable(a, b))
+            .all(|(a, b)| readable(a, b))
 }
 
 /// A field's name for messages: its name, or `#tag`.

@@ -85,19 +85,8 @@ impl<'de> Deserialize<'de> for Skipped {
     }
 
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
-        if (id as usize) < ctx.ref_count() {
-            Ok(Skipped)
-        } else {
-            Err(Error::at(
-                ErrorKind::Invalid {
-                    what: format!(
-                        "reference to id {id}, but only {} ids were assigned",
-                        ctx.ref_count()
-                    ),
-                },
-                at,
-            ))
-        }
+        ctx.check_ref_id(id, at)?;
+        Ok(Skipped)
     }
 
     #[inline]

@@ -244,19 +244,8 @@ impl<'de> Deserialize<'de> for Value {
 
     /// A back reference stays a reference: [`Value::Ref`].
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
-        if (id as usize) < ctx.ref_count() {
-            Ok(Value::Ref(id))
-        } else {
-            Err(crate::Error::at(
-                ErrorKind::Invalid {
-                    what: format!(
-                        "reference to id {id}, but only {} ids were assigned",
-                        ctx.ref_count()
-                    ),
-                },
-                at,
-            ))
-        }
+        ctx.check_ref_id(id, at)?;
+        Ok(Value::Ref(id))
     }
 
     /// A missing `Any` field reads as null.
