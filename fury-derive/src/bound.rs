@@ -6,15 +6,19 @@ use crate::ast::Container;
 use crate::fields::Plan;
 use std::collections::HashSet;
 
-pub fn where_clause(cont: &Container, plans: &[Plan]) -> syn::WhereClause {
-    let mut clause = cont
-        .generics
+/// The type's own where clause (empty if it has none).
+pub fn own_where(generics: &syn::Generics) -> syn::WhereClause {
+    generics
         .where_clause
         .clone()
         .unwrap_or_else(|| syn::WhereClause {
             where_token: Default::default(),
             predicates: Default::default(),
-        });
+        })
+}
+
+pub fn where_clause(cont: &Container, plans: &[Plan]) -> syn::WhereClause {
+    let mut clause = own_where(cont.generics);
     if let Some(preds) = cont.attrs.bound.get() {
         clause.predicates.extend(preds.iter().cloned());
         return clause;

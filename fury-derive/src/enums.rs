@@ -8,17 +8,9 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     let name = cont.ident;
     let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
     let de_impl_generics = crate::structs::de_impl_generics(cont.generics);
-    let own_where = cont
-        .generics
-        .where_clause
-        .clone()
-        .unwrap_or_else(|| syn::WhereClause {
-            where_token: Default::default(),
-            predicates: Default::default(),
-        });
     let user_type = crate::structs::user_type(
         cont,
-        &crate::structs::names(cont, own_where),
+        &crate::structs::names(cont, crate::bound::own_where(cont.generics)),
         quote! { ::fury::UserKind::Enum },
         quote! {},
     );

@@ -57,7 +57,7 @@ struct Page<T> {
     next: Option<String>,
 }
 
-fn main() -> fury::Result<()> {
+pub fn main() -> fury::Result<()> {
     let order = Order {
         id: 9_000_000_001,
         lines: vec![Line {

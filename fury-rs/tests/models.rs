@@ -385,79 +385,14 @@ fn errors_are_values_not_panics() {
     assert!(r.is_err());
 }
 
-/// The order model of a service, written the way a serde user writes it: aliases, a generic
-/// page, a tuple struct, tuples, a fixed array, `usize`, `VecDeque`, `Arc<str>` and a `with`
-/// field, in both modes.
-mod order_model {
-    use super::ipv4_as_u32;
-    use fury::{Fury, FuryObject};
-    use std::collections::{HashMap, VecDeque};
-    use std::sync::Arc;
+/// The order model of a service, written the way a serde user writes it (aliases, a generic
+/// page, a tuple struct, tuples, a fixed array, `usize`, `VecDeque`, `Arc<str>`, a `with`
+/// field): the `orders` example, which round-trips it in both modes and asserts equality.
+#[path = "../examples/orders.rs"]
+#[allow(dead_code)]
+mod orders;
 
-    pub type OrderId = u64;
-    pub type Cents = i64;
-
-    #[derive(FuryObject, Debug, Clone, PartialEq)]
-    #[fury(namespace = "shop", name = "Money")]
-    pub struct Money(pub Cents, pub Arc<str>);
-
-    #[derive(FuryObject, Debug, Clone, PartialEq)]
-    #[fury(namespace = "shop", name = "Line")]
-    pub struct Line {
-        pub sku: Arc<str>,
-        pub quantity: usize,
-        pub price: Money,
-        pub dims: [u16; 3],
-        pub tags: VecDeque<String>,
-    }
-
-    #[derive(FuryObject, Debug, Clone, PartialEq)]
-    #[fury(namespace = "shop", name = "Order")]
-    pub struct Order {
-        pub id: OrderId,
-        pub lines: Vec<Line>,
-        pub location: (f64, f64),
-        pub totals: HashMap<String, (Cents, u32)>,
-        #[fury(with = "ipv4_as_u32")]
-        pub client: std::net::Ipv4Addr,
-        pub note: Option<String>,
-    }
-
-    #[derive(FuryObject, Debug, Clone, PartialEq)]
-    #[fury(namespace = "shop", name = "OrderPage")]
-    pub struct Page<T> {
-        pub items: Vec<T>,
-        pub next: Option<String>,
-    }
-
-    #[test]
-    fn the_order_model_round_trips_in_both_modes() {
-        let order = Order {
-            id: 9_000_000_001,
-            lines: vec![Line {
-                sku: "tea-01".into(),
-                quantity: 3,
-                price: Money(450, "EUR".into()),
-                dims: [10, 20, 5],
-                tags: VecDeque::from(vec!["green".to_string()]),
-            }],
-            location: (52.52, 13.405),
-            totals: HashMap::from([("EUR".to_string(), (1350, 1))]),
-            client: std::net::Ipv4Addr::new(192, 0, 2, 1),
-            note: None,
-        };
-        let page = Page {
-            items: vec![order.clone(), order],
-            next: Some("cursor-2".into()),
-        };
-        for compatible in [false, true] {
-            let mut fury = Fury::builder().compatible(compatible).build();
-            fury.register::<Money>().unwrap();
-            fury.register::<Line>().unwrap();
-            fury.register::<Order>().unwrap();
-            fury.register::<Page<Order>>().unwrap();
-            let bytes = fury.serialize(&page).unwrap();
-            assert_eq!(fury.deserialize::<Page<Order>>(&bytes).unwrap(), page);
-        }
-    }
+#[test]
+fn the_order_model_round_trips_in_both_modes() {
+    orders::main().unwrap();
 }
