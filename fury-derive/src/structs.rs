@@ -96,14 +96,14 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
     let (hash_static, hash_get) = if generic {
         (
             quote! {},
-            quote! { ::fury::__private::registry_schema_hash::<Self>(registry, compress_int, Self::__fury_fingerprint) },
+            quote! { ::fury::__private::registry_schema_hash::<Self>(registry, compress_int, <Self as ::fury::__private::StructBody>::fingerprint) },
         )
     } else {
         (
             quote! {
                 static __FURY_HASH: ::fury::__private::SchemaHash = ::fury::__private::SchemaHash::new();
             },
-            quote! { __FURY_HASH.get(compress_int, Self::__fury_fingerprint) },
+            quote! { __FURY_HASH.get(compress_int, <Self as ::fury::__private::StructBody>::fingerprint) },
         )
     };
     let layout = quote! { <Self as ::fury::__private::StructLayout> };
@@ -139,42 +139,21 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     && ::fury::__private::same_order(Self::ORDER_F, &[#(#order_f),*]);
             }
 
-            impl #impl_generics #name #ty_generics #where_clause {
-                #[doc(hidden)]
-                fn __fury_fingerprint(compress_int: bool) -> ::std::string::String {
+            impl #impl_generics ::fury::__private::StructBody for #name #ty_generics #where_clause {
+                fn fingerprint(compress_int: bool) -> ::std::string::String {
                     let mut out = ::std::string::String::new();
                     if compress_int { #fingerprint_c } else { #fingerprint_f }
                     out
                 }
 
-                #[doc(hidden)]
                 #[inline(always)]
-                fn __fury_hash(registry: &::fury::Registry, compress_int: bool) -> i32 {
+                fn schema_hash(registry: &::fury::Registry, compress_int: bool) -> i32 {
                     let _ = registry;
                     #hash_get
                 }
 
-                /// What every body written in this call shares: the integer encoding, and
-                /// the schema hash that same-schema mode puts first (compatible mode shares
-                /// a TypeDef in the type info instead).
-                #[doc(hidden)]
                 #[inline(always)]
-                fn __fury_write_setup(
-                    ctx: &::fury::__private::WriteContext<'_>,
-                ) -> (bool, ::std::option::Option<i32>) {
-                    let compress_int = ctx.compress_int();
-                    let hash = if ctx.compatible() {
-                        ::std::option::Option::None
-                    } else {
-                        ::std::option::Option::Some(Self::__fury_hash(ctx.registry(), compress_int))
-                    };
-                    (compress_int, hash)
-                }
-
-                /// One struct body: the hash (if any) and the fields in wire order.
-                #[doc(hidden)]
-                #[inline(always)]
-                fn __fury_write_body(
+                fn write_body(
                     &self,
                     ctx: &mut ::fury::__private::WriteContext<'_>,
                     compress_int: bool,
@@ -193,35 +172,11 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ::std::result::Result::Ok(())
                 }
 
-                /// The payload of a value (`read_data`), inlined where the value is wanted.
-                #[doc(hidden)]
+                // With the order built in: one struct literal per integer encoding, its
+                // fields read in wire order right into it (no locals between the reads and
+                // the value, which would be more moves of large values).
                 #[inline(always)]
-                fn __fury_read_data<'de>(
-                    ctx: &mut ::fury::__private::ReadContext<'de, '_>,
-                ) -> ::fury::Result<Self> {
-                    ctx.enter()?;
-                    let compress_int = ctx.compress_int();
-                    let value = if ctx.compatible() {
-                        match ::fury::__private::plan_for::<Self>(ctx, compress_int)? {
-                            ::std::option::Option::None => Self::__fury_read_local(ctx, compress_int)?,
-                            ::std::option::Option::Some(plan) => Self::__fury_read_plan(ctx, &plan)?,
-                        }
-                    } else {
-                        let hash = Self::__fury_hash(ctx.registry(), compress_int);
-                        ::fury::__private::check_schema_hash::<Self>(ctx, hash)?;
-                        Self::__fury_read_local(ctx, compress_int)?
-                    };
-                    ctx.leave();
-                    ::std::result::Result::Ok(value)
-                }
-
-                /// The fields in the local wire order. With the order built in: one struct
-                /// literal per integer encoding, its fields read in wire order right into it
-                /// (no locals between the reads and the value, which would be more moves of
-                /// large values).
-                #[doc(hidden)]
-                #[inline(always)]
-                fn __fury_read_local<'de>(
+                fn read_local<'de>(
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     compress_int: bool,
                 ) -> ::fury::Result<Self> {
@@ -242,9 +197,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     }
                 }
 
-                /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
-                #[doc(hidden)]
-                fn __fury_read_plan<'de>(
+                fn read_plan<'de>(
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     plan: &::fury::__private::ReadPlan,
                 ) -> ::fury::Result<Self> {
@@ -282,19 +235,11 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
 
                 #[inline]
                 fn write_stream(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    if ::fury::__private::write_stream_prefix::<Self>(ctx)? {
-                        <Self as ::fury::Serialize>::write_data(self, ctx)
-                    } else {
-                        ::fury::__private::write_stream(self, ctx)
-                    }
+                    ::fury::__private::struct_write_stream(self, ctx)
                 }
 
                 fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ctx.enter()?;
-                    let (compress_int, hash) = Self::__fury_write_setup(ctx);
-                    self.__fury_write_body(ctx, compress_int, hash)?;
-                    ctx.leave();
-                    ::std::result::Result::Ok(())
+                    ::fury::__private::struct_write_data(self, ctx)
                 }
 
                 fn write_run<'b, I>(
@@ -306,14 +251,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     Self: 'b,
                     I: ::std::iter::Iterator<Item = &'b Self>,
                 {
-                    // The set-up of `write_data`, once for the whole run.
-                    ctx.enter()?;
-                    let (compress_int, hash) = Self::__fury_write_setup(ctx);
-                    for item in items {
-                        item.__fury_write_body(ctx, compress_int, hash)?;
-                    }
-                    ctx.leave();
-                    ::std::result::Result::Ok(())
+                    ::fury::__private::struct_write_run(items, ctx)
                 }
             }
 
@@ -325,32 +263,16 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
 
                 #[inline]
                 fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
-                    ::fury::__private::check_user_kind::<Self>(ctx, id)?;
-                    <Self as ::fury::Deserialize<'de>>::read_data(ctx)
+                    ::fury::__private::struct_read_typed(ctx, id)
                 }
 
                 fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
-                    Self::__fury_read_data(ctx)
+                    ::fury::__private::struct_read_data(ctx)
                 }
 
                 #[inline(always)]
                 fn read_root(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
-                    if ctx.reader.take_if(::fury::RefFlag::NotNull.byte()) {
-                        if ::fury::__private::take_local_typedef_info::<Self>(ctx)? {
-                            // Our own TypeDef: the body follows the local schema.
-                            ctx.enter()?;
-                            let value = Self::__fury_read_local(ctx, ctx.compress_int())?;
-                            ctx.leave();
-                            return ::std::result::Result::Ok(value);
-                        }
-                        if !::fury::__private::take_id_info::<Self>(ctx) {
-                            let id = ::fury::__private::read_type_info::<Self>(ctx)?;
-                            ::fury::__private::check_user_kind::<Self>(ctx, id)?;
-                        }
-                        Self::__fury_read_data(ctx)
-                    } else {
-                        ::fury::__private::read_with_flag(ctx)
-                    }
+                    ::fury::__private::struct_read_root(ctx)
                 }
 
                 fn read_run(
@@ -359,35 +281,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     n: usize,
                     out: &mut ::std::vec::Vec<Self>,
                 ) -> ::fury::Result<()> {
-                    // The set-up of `read_typed`/`read_data`, once for the whole run: every
-                    // element follows the one type info (and TypeDef) read before the run.
-                    if let ::std::option::Option::Some(id) = id {
-                        ::fury::__private::check_user_kind::<Self>(ctx, id)?;
-                    }
-                    ctx.enter()?;
-                    let compress_int = ctx.compress_int();
-                    if ctx.compatible() {
-                        match ::fury::__private::plan_for::<Self>(ctx, compress_int)? {
-                            ::std::option::Option::None => {
-                                for _ in 0..n {
-                                    out.push(Self::__fury_read_local(ctx, compress_int)?);
-                                }
-                            }
-                            ::std::option::Option::Some(plan) => {
-                                for _ in 0..n {
-                                    out.push(Self::__fury_read_plan(ctx, &plan)?);
-                                }
-                            }
-                        }
-                    } else {
-                        let hash = Self::__fury_hash(ctx.registry(), compress_int);
-                        for _ in 0..n {
-                            ::fury::__private::check_schema_hash::<Self>(ctx, hash)?;
-                            out.push(Self::__fury_read_local(ctx, compress_int)?);
-                        }
-                    }
-                    ctx.leave();
-                    ::std::result::Result::Ok(())
+                    ::fury::__private::struct_read_run(ctx, id, n, out)
                 }
 
                 fn missing() -> ::std::option::Option<Self> {

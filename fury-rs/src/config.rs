@@ -5,7 +5,13 @@ use crate::meta::typedef::TypeDefLimits;
 /// Default limit on nesting depth (containers within containers) for reading and writing.
 pub const DEFAULT_MAX_DEPTH: u32 = 256;
 
-/// Settings of a [`Fury`] instance.
+/// Settings of a [`Fury`](crate::Fury) instance, chosen with its builder.
+///
+/// ```
+/// let fury = fury::Fury::builder().compatible(false).build();
+/// assert!(!fury.config().compatible());
+/// assert!(fury.config().compress_int());
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct Config {
     pub(crate) ref_tracking: bool,

@@ -87,17 +87,17 @@ pub mod __private {
     pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
     pub use crate::resolver::plan::ReadPlan;
     pub use crate::resolver::{TypeSlot, UserType};
-    pub use crate::serializer::compatible::{missing_field, plan_for, read_evolved, skip_field};
+    pub use crate::serializer::compatible::{missing_field, read_evolved, skip_field};
     pub use crate::serializer::layout::{
         field_order, same_order, unordered_field, FieldKey, StructLayout,
     };
     pub use crate::serializer::object::{
-        bad_enum_variant, check_schema_hash, check_user_kind, fingerprint_field, read_field,
-        read_flagged_field, read_ref_field, read_user_type_info, registry_schema_hash, room_str,
-        struct_kind, take_id_info, take_local_typedef_info, write_field, write_flagged_field,
-        write_ref_field, write_stream_prefix, write_user_type_info, SchemaHash,
+        bad_enum_variant, check_user_kind, fingerprint_field, read_field, read_flagged_field,
+        read_ref_field, read_user_type_info, registry_schema_hash, room_str, struct_kind,
+        struct_read_data, struct_read_root, struct_read_run, struct_read_typed, struct_write_data,
+        struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
+        write_user_type_info, SchemaHash, StructBody,
     };
-    pub use crate::serializer::{read_type_info, read_with_flag, write_stream};
 
     // For the repository's own tests, which check hashes against the peers'.
     pub use crate::meta::murmur3_x64_128;

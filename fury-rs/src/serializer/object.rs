@@ -663,3 +663,168 @@ fn read_type_name<'de>(
         at,
     ))
 }
+
+// ---- the protocol of a derived struct: generated code supplies the bodies ----
+
+/// The parts of a derived struct that depend on its fields; `#[derive(FuryObject)]`
+/// implements it, and the generic functions below do the rest of `Serialize` and
+/// `Deserialize` with them.
+pub trait StructBody: FuryObject + super::layout::StructLayout {
+    /// The schema fingerprint for `compress_int` (see `spec/`).
+    fn fingerprint(compress_int: bool) -> String;
+    /// The same-schema hash for `compress_int`, cached.
+    fn schema_hash(registry: &crate::resolver::Registry, compress_int: bool) -> i32;
+    /// One body: the hash (if any) and the fields in wire order.
+    fn write_body(
+        &self,
+        ctx: &mut WriteContext,
+        compress_int: bool,
+        hash: Option<i32>,
+    ) -> Result<()>;
+    /// The fields in the local wire order.
+    fn read_local<'de>(ctx: &mut ReadContext<'de, '_>, compress_int: bool) -> Result<Self>;
+    /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
+    fn read_plan<'de>(
+        ctx: &mut ReadContext<'de, '_>,
+        plan: &crate::resolver::plan::ReadPlan,
+    ) -> Result<Self>;
+}
+
+/// What every body written in one call shares: the integer encoding, and the schema hash
+/// that same-schema mode puts first (compatible mode shares a TypeDef in the type info
+/// instead).
+#[inline(always)]
+fn struct_write_setup<T: StructBody>(ctx: &WriteContext) -> (bool, Option<i32>) {
+    let compress_int = ctx.compress_int();
+    let hash = if ctx.compatible() {
+        None
+    } else {
+        Some(T::schema_hash(ctx.registry(), compress_int))
+    };
+    (compress_int, hash)
+}
+
+/// [`Serialize::write_data`] of a derived struct.
+#[inline(always)]
+pub fn struct_write_data<T: StructBody>(v: &T, ctx: &mut WriteContext) -> Result<()> {
+    ctx.enter()?;
+    let (compress_int, hash) = struct_write_setup::<T>(ctx);
+    v.write_body(ctx, compress_int, hash)?;
+    ctx.leave();
+    Ok(())
+}
+
+/// [`Serialize::write_run`] of a derived struct: the set-up of `write_data` once for the run.
+#[inline(always)]
+pub fn struct_write_run<'b, T, I>(items: I, ctx: &mut WriteContext) -> Result<()>
+where
+    T: StructBody + 'b,
+    I: Iterator<Item = &'b T>,
+{
+    ctx.enter()?;
+    let (compress_int, hash) = struct_write_setup::<T>(ctx);
+    for item in items {
+        item.write_body(ctx, compress_int, hash)?;
+    }
+    ctx.leave();
+    Ok(())
+}
+
+/// [`Serialize::write_stream`] of a derived struct: the one-store prefix when it applies.
+#[inline(always)]
+pub fn struct_write_stream<T: StructBody>(v: &T, ctx: &mut WriteContext) -> Result<()> {
+    if write_stream_prefix::<T>(ctx)? {
+        v.write_data(ctx)
+    } else {
+        super::write_stream(v, ctx)
+    }
+}
+
+/// [`Deserialize::read_data`] of a derived struct, inlined where the value is wanted.
+#[inline(always)]
+pub fn struct_read_data<'de, T: StructBody>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
+    ctx.enter()?;
+    let compress_int = ctx.compress_int();
+    let value = if ctx.compatible() {
+        match super::compatible::plan_for::<T>(ctx, compress_int)? {
+            None => T::read_local(ctx, compress_int)?,
+            Some(plan) => T::read_plan(ctx, &plan)?,
+        }
+    } else {
+        let hash = T::schema_hash(ctx.registry(), compress_int);
+        check_schema_hash::<T>(ctx, hash)?;
+        T::read_local(ctx, compress_int)?
+    };
+    ctx.leave();
+    Ok(value)
+}
+
+/// [`Deserialize::read_typed`] of a derived struct.
+#[inline]
+pub fn struct_read_typed<'de, T: StructBody>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<T> {
+    check_user_kind::<T>(ctx, id)?;
+    T::read_data(ctx)
+}
+
+/// [`Deserialize::read_root`] of a derived struct: the usual NOT_NULL root is built where
+/// the caller wants it.
+#[inline(always)]
+pub fn struct_read_root<'de, T: StructBody>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
+    if ctx.reader.take_if(RefFlag::NotNull.byte()) {
+        if take_local_typedef_info::<T>(ctx)? {
+            // Our own TypeDef: the body follows the local schema.
+            ctx.enter()?;
+            let value = T::read_local(ctx, ctx.compress_int())?;
+            ctx.leave();
+            return Ok(value);
+        }
+        if !take_id_info::<T>(ctx) {
+            let id = super::read_type_info::<T>(ctx)?;
+            check_user_kind::<T>(ctx, id)?;
+        }
+        struct_read_data(ctx)
+    } else {
+        super::read_with_flag(ctx)
+    }
+}
+
+/// [`Deserialize::read_run`] of a derived struct: the set-up of `read_typed`/`read_data`
+/// once for the run (every element follows the one type info and TypeDef read before it).
+#[inline(always)]
+pub fn struct_read_run<'de, T: StructBody>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: Option<TypeId>,
+    n: usize,
+    out: &mut Vec<T>,
+) -> Result<()> {
+    if let Some(id) = id {
+        check_user_kind::<T>(ctx, id)?;
+    }
+    ctx.enter()?;
+    let compress_int = ctx.compress_int();
+    if ctx.compatible() {
+        match super::compatible::plan_for::<T>(ctx, compress_int)? {
+            None => {
+                for _ in 0..n {
+                    out.push(T::read_local(ctx, compress_int)?);
+                }
+            }
+            Some(plan) => {
+                for _ in 0..n {
+                    out.push(T::read_plan(ctx, &plan)?);
+                }
+            }
+        }
+    } else {
+        let hash = T::schema_hash(ctx.registry(), compress_int);
+        for _ in 0..n {
+            check_schema_hash::<T>(ctx, hash)?;
+            out.push(T::read_local(ctx, compress_int)?);
+        }
+    }
+    ctx.leave();
+    Ok(())
+}
