@@ -59,10 +59,9 @@ fn convertible(a: Option<Family>, b: Option<Family>) -> bool {
 /// (the official crate declares `Vec<i32>` fields as LIST, pyfory and fury-rs as
 /// INT32_ARRAY): read element by element, converted.
 fn list_and_array(remote: &FieldType, local: &FieldType) -> bool {
-    let list_elem = |t: &FieldType| {
-        (t.type_id == TypeId::List as u8 && t.children.len() == 1)
-            .then(|| family(t.children[0].type_id))
-            .flatten()
+    let list_elem = |t: &FieldType| match t.children.as_slice() {
+        [e] if t.type_id == TypeId::List as u8 => family(e.type_id),
+        _ => None,
     };
     convertible(list_elem(remote), element_family(local.type_id))
         || convertible(element_family(remote.type_id), list_elem(local))
