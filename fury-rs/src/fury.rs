@@ -211,8 +211,13 @@ impl Fury {
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
         let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
-        let value = self.read_stream(&mut ctx)?;
-        Ok((value, ctx.reader.position()))
+        match self.read_stream(&mut ctx) {
+            Ok(value) => Ok((value, ctx.reader.position())),
+            Err(e) => {
+                ctx.break_cycles();
+                Err(e)
+            }
+        }
     }
 
     #[inline(always)]
@@ -237,9 +242,17 @@ impl Fury {
     /// (`memcpy`) fewer of the large value on its way to the caller.
     #[inline(never)]
     fn read_whole<'de, T: Deserialize<'de>>(&self, ctx: &mut ReadContext<'de, '_>) -> Result<T> {
-        let value = self.read_stream(ctx)?;
+        let value = match self.read_stream(ctx) {
+            Ok(v) => v,
+            Err(e) => {
+                ctx.break_cycles();
+                return Err(e);
+            }
+        };
         let left = ctx.reader.remaining();
         if left != 0 {
+            drop(value);
+            ctx.break_cycles();
             return Err(ctx.error(ErrorKind::TrailingBytes { count: left }));
         }
         Ok(value)

@@ -358,3 +358,26 @@ fn ref_fields_of_every_kind_are_flagged_as_pyfory_flags_them() {
         );
     }
 }
+
+/// Without reference tracking a back reference is an error, not a `Value::Ref` whose id the
+/// writer could not reproduce (the fuzzing issue's case: `Value` re-encoded to bytes it
+/// rejected). With tracking on, a shared list decodes to a reference and re-encodes to it.
+#[test]
+fn back_references_need_tracking_and_re_encode_with_it() {
+    // header, REF_VALUE list of 2, TRACK_REF elements: REF_VALUE FLOAT16 0x6b04, REF to id 1
+    let input = unhex("01 00 16 02 01 00 11 04 6b fe 01");
+    let plain = Fury::builder().ref_tracking(false).build();
+    let err = plain.deserialize::<Value>(&input).unwrap_err();
+    assert!(
+        err.to_string().contains("without reference tracking"),
+        "{err}"
+    );
+    assert!(plain.serialize(&Value::List(vec![Value::Ref(0)])).is_err());
+    // [[], the first element again]: the inner empty list took id 1.
+    let fury = Fury::builder().ref_tracking(true).build();
+    let shared = unhex("01 00 16 02 09 16 00 00 fe 01");
+    let v: Value = fury.deserialize(&shared).unwrap();
+    assert_eq!(v, Value::List(vec![Value::List(vec![]), Value::Ref(1)]));
+    let again = fury.serialize(&v).unwrap();
+    assert_eq!(fury.deserialize::<Value>(&again).unwrap(), v);
+}

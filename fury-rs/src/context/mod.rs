@@ -19,6 +19,7 @@ mod shared;
 mod write;
 
 use pool::*;
+use refs::ClearCell;
 pub use refs::RefSlot;
 use shared::*;
 

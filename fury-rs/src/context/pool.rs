@@ -18,6 +18,9 @@ pub(super) struct ReadExtra {
     pub(super) typedefs: Vec<SharedDef>,
     pub(super) current: Vec<CurrentDef>,
     pub(super) refs: Vec<RefSlot>,
+    /// Slots holding a placeholder cell, with the function that empties it (see
+    /// `ReadContext::break_cycles`).
+    pub(super) placeholders: Vec<(usize, ClearCell)>,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -51,6 +54,7 @@ impl ReadExtra {
         self.typedefs.clear();
         self.current.clear();
         self.refs.clear();
+        self.placeholders.clear();
         true
     }
 }

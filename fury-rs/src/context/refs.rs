@@ -2,6 +2,9 @@
 
 use super::*;
 
+/// Empties the placeholder cell a slot holds (see `ReadContext::break_cycles`).
+pub(crate) type ClearCell = fn(&RefSlot);
+
 /// What a reference id stands for while reading.
 pub enum RefSlot {
     /// Reserved; the value is still being read.
@@ -112,6 +115,29 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             .get_mut(slot)
         {
             *s = value;
+        }
+    }
+
+    /// Notes that `slot` holds a placeholder cell that `clear` can empty.
+    pub(crate) fn note_placeholder(&mut self, slot: usize, clear: ClearCell) {
+        self.extra
+            .get_or_insert_with(take_read_extra)
+            .placeholders
+            .push((slot, clear));
+    }
+
+    /// After a failed decode: empties every placeholder cell of this stream. A cycle of
+    /// shared pointers can only close through a cell that was referenced before its content
+    /// was read, so this breaks every cycle the decode made and nothing it built leaks.
+    #[cold]
+    pub(crate) fn break_cycles(&mut self) {
+        let Some(extra) = self.extra.as_mut() else {
+            return;
+        };
+        for &(slot, clear) in &extra.placeholders {
+            if let Some(s) = extra.refs.get(slot) {
+                clear(s);
+            }
         }
     }
 

@@ -407,6 +407,12 @@ pub trait Deserialize<'de>: WireType + Sized {
         None
     }
 
+    /// Empties a placeholder cell (replaces its content with a fresh `missing` value): how a
+    /// failed decode breaks the cycles it closed. Other types do nothing.
+    #[doc(hidden)]
+    #[inline]
+    fn clear(&self) {}
+
     /// Moves `from`'s content into this placeholder; gives `from` back if it cannot.
     #[doc(hidden)]
     #[inline]

@@ -198,6 +198,14 @@ macro_rules! shared_pointer {
             fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
                 if let Some(p) = T::placeholder() {
                     ctx.set_ref(slot, RefSlot::$slot($ptr::new(p)));
+                    fn clear<'x, U: Deserialize<'x> $($bound)*>(s: &RefSlot) {
+                        if let RefSlot::$slot(any) = s {
+                            if let Some(cell) = any.downcast_ref::<U>() {
+                                cell.clear();
+                            }
+                        }
+                    }
+                    ctx.note_placeholder(slot, clear::<T>);
                 }
             }
 
@@ -296,6 +304,16 @@ macro_rules! cell {
             /// A cell can stand in for its value before the value is read (cycles).
             fn placeholder() -> Option<Self> {
                 T::missing().map($new)
+            }
+
+            fn clear(&self) {
+                let Some(fresh) = T::missing() else { return };
+                let old = match self.$borrow_mut() {
+                    Ok(mut slot) => std::mem::replace(&mut *slot, fresh),
+                    Err(_) => return,
+                };
+                // Dropped after the borrow ends: its drop may reach this cell again.
+                drop(old);
             }
 
             fn fill(&self, from: Self) -> std::result::Result<(), Self> {

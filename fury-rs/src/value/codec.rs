@@ -132,6 +132,13 @@ impl Serialize for Value {
 
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
         if let Value::Ref(id) = self {
+            if !ctx.ref_tracking() {
+                return Err(crate::Error::new(ErrorKind::Invalid {
+                    what: format!(
+                        "Value::Ref({id}) needs reference tracking (Fury::builder().ref_tracking(true))"
+                    ),
+                }));
+            }
             ctx.ref_flag(crate::types::RefFlag::Ref);
             ctx.writer.var_u32(*id);
             return Ok(true);
@@ -242,8 +249,20 @@ impl<'de> Deserialize<'de> for Value {
         Some(Value::Null)
     }
 
-    /// A back reference stays a reference: [`Value::Ref`].
+    /// A back reference stays a reference: [`Value::Ref`]. Only with reference tracking on:
+    /// without it the ids a writer assigns are not defined, so a `Value` holding one could
+    /// not be written back (and pyfory writes none).
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
+        if !ctx.ref_tracking() {
+            return Err(crate::Error::at(
+                ErrorKind::Invalid {
+                    what: format!(
+                        "a back reference (to id {id}) in a stream read without reference tracking"
+                    ),
+                },
+                at,
+            ));
+        }
         ctx.check_ref_id(id, at)?;
         Ok(Value::Ref(id))
     }
