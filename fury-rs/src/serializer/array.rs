@@ -156,3 +156,35 @@ impl<'de> Deserialize<'de> for UInt8Array {
         u8::read_vec(ctx, id).map(UInt8Array)
     }
 }
+
+/// Bytes borrowed from the input: the payload of a BINARY (or UINT8_ARRAY, the same layout).
+///
+/// ```
+/// let fury = fury::Fury::default();
+/// let bytes = fury.serialize(&vec![1u8, 2, 3]).unwrap();
+/// let view: &[u8] = fury.deserialize(&bytes).unwrap();
+/// assert_eq!(view, [1, 2, 3]);
+/// ```
+impl<'de: 'a, 'a> Deserialize<'de> for &'a [u8] {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(&[])
+    }
+
+    #[inline]
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        let at = ctx.reader.position();
+        let len = ctx.reader.var_u32()?;
+        let len = ctx.reader.check_count("binary", len as u64, 1, at)?;
+        ctx.reader.bytes(len)
+    }
+
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        if id == TypeId::Binary || id == TypeId::UInt8Array {
+            Self::read_data(ctx)
+        } else {
+            Err(ctx.mismatch(std::any::type_name::<Self>(), id))
+        }
+    }
+}

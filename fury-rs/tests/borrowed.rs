@@ -1,0 +1,78 @@
+//! Borrowed decoding of strings and bytes: `&str` and `&[u8]` point into the input. The inputs
+//! are pyfory 1.7.7's bytes (conformance/vectors, the vector named in each comment).
+
+use fury::Fury;
+use std::collections::HashMap;
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn inside(input: &[u8], part: &[u8]) -> bool {
+    let range = input.as_ptr_range();
+    range.start <= part.as_ptr() && part.as_ptr_range().end <= range.end
+}
+
+#[test]
+fn ascii_and_utf8_strings_borrow_from_the_input() {
+    let fury = Fury::default();
+    // strings/ascii_word (LATIN1 flag, all ASCII)
+    let input = unhex("01ff153068656c6c6f2c20776f726c64");
+    let s: &str = fury.deserialize(&input).unwrap();
+    assert_eq!(s, "hello, world");
+    assert!(inside(&input, s.as_bytes()));
+    // strings/utf8_mixed_all
+    let input = unhex("01ff152a61c3a9e4bda0f09f9880");
+    let s: &str = fury.deserialize(&input).unwrap();
+    assert_eq!(s, "a\u{e9}\u{4f60}\u{1f600}");
+    assert!(inside(&input, s.as_bytes()));
+    // lists/strings_ascii
+    let input = unhex("01ff160408150461086263001468656c6c6f");
+    let v: Vec<&str> = fury.deserialize(&input).unwrap();
+    assert_eq!(v, ["a", "bc", "", "hello"]);
+    assert!(v.iter().all(|s| inside(&input, s.as_bytes())));
+}
+
+#[test]
+fn text_that_is_not_utf8_in_the_input_cannot_be_borrowed() {
+    let fury = Fury::default();
+    // strings/latin1_hello: "h\u{e9}llo" as LATIN1 bytes
+    let e = fury
+        .deserialize::<&str>(&unhex("01ff151468e96c6c6f"))
+        .unwrap_err();
+    assert!(e.to_string().contains("LATIN1"), "{e}");
+    assert!(e.to_string().contains("offset 4"), "{e}");
+    // strings/utf16_nihao
+    let e = fury
+        .deserialize::<&str>(&unhex("01ff1511604f7d59"))
+        .unwrap_err();
+    assert!(e.to_string().contains("UTF-16"), "{e}");
+    // Owned strings read both.
+    assert_eq!(
+        fury.deserialize::<String>(&unhex("01ff151468e96c6c6f"))
+            .unwrap(),
+        "h\u{e9}llo"
+    );
+}
+
+#[test]
+fn bytes_borrow_from_the_input() {
+    let fury = Fury::default();
+    // binary_arrays/binary/small
+    let input = unhex("01ff29026162");
+    let b: &[u8] = fury.deserialize(&input).unwrap();
+    assert_eq!(b, b"ab");
+    assert!(inside(&input, b));
+    // A map of borrowed strings, written by fury-rs and read back.
+    let mut m = HashMap::new();
+    m.insert("k".to_string(), "v".to_string());
+    let bytes = fury.serialize(&m).unwrap();
+    let back: HashMap<&str, &str> = fury.deserialize(&bytes).unwrap();
+    assert_eq!(back.get("k"), Some(&"v"));
+    // Truncated input is an error, not a panic.
+    assert!(fury.deserialize::<&[u8]>(&input[..5]).is_err());
+    assert!(fury.deserialize::<&str>(&unhex("01ff1530686565")).is_err());
+}
