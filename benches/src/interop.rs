@@ -37,7 +37,11 @@ fn row<T>(
     value: &T,
 ) -> InteropRow
 where
-    T: fury::FuryObject + fory::Serializer<Target = T> + PartialEq + std::fmt::Debug,
+    T: fury::FuryObject
+        + fury::DeserializeOwned
+        + fory::Serializer<Target = T>
+        + PartialEq
+        + std::fmt::Debug,
 {
     let a = fury.serialize(value).unwrap_or_default();
     let b = fory.serialize(value).unwrap_or_default();

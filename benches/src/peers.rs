@@ -110,6 +110,7 @@ impl Op {
 /// What every dataset type implements: the fury-rs, fory, serde and prost traits.
 pub trait Dataset:
     fury::FuryObject
+    + fury::DeserializeOwned
     + fory::Serializer<Target = Self>
     + serde::Serialize
     + serde::de::DeserializeOwned
@@ -125,6 +126,7 @@ pub trait Dataset:
 
 impl<T> Dataset for T where
     T: fury::FuryObject
+        + fury::DeserializeOwned
         + fory::Serializer<Target = Self>
         + serde::Serialize
         + serde::de::DeserializeOwned

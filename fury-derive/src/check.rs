@@ -18,13 +18,6 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     if let (Some(sp), false) = (a.namespace.span(), a.name.is_set()) {
         cx.error_at(sp, "`namespace` needs a `name` too");
     }
-    if let Some(lt) = cont.generics.lifetimes().next() {
-        cx.error_spanned_by(
-            lt,
-            "#[derive(FuryObject)] does not take lifetime parameters yet: the fields of a \
-             derived type must own their data (borrowed fields come with zero-copy decoding)",
-        );
-    }
     match &cont.data {
         Data::Enum(variants) => {
             if let Some(sp) = a.transparent.span() {

@@ -172,11 +172,14 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ::std::result::Result::Ok(())
                 }
 
+            }
+
+            impl #de_impl_generics ::fury::__private::StructRead<'de> for #name #ty_generics #where_clause {
                 // With the order built in: one struct literal per integer encoding, its
                 // fields read in wire order right into it (no locals between the reads and
                 // the value, which would be more moves of large values).
                 #[inline(always)]
-                fn read_local<'de>(
+                fn read_local(
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     compress_int: bool,
                 ) -> ::fury::Result<Self> {
@@ -197,7 +200,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     }
                 }
 
-                fn read_plan<'de>(
+                fn read_plan(
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     plan: &::fury::__private::ReadPlan,
                 ) -> ::fury::Result<Self> {
@@ -421,7 +424,13 @@ pub fn names<'a>(cont: &'a Container, where_clause: syn::WhereClause) -> Names<'
 /// The impl generics of `generics` with `'de` first, for `impl<'de, ..> Deserialize<'de>`.
 pub fn de_impl_generics(generics: &syn::Generics) -> TokenStream {
     let mut g = generics.clone();
-    g.params.insert(0, syn::parse_quote!('de));
+    let lifetimes: Vec<&syn::Lifetime> = generics.lifetimes().map(|l| &l.lifetime).collect();
+    let de: syn::LifetimeParam = if lifetimes.is_empty() {
+        syn::parse_quote!('de)
+    } else {
+        syn::parse_quote!('de: #(#lifetimes)+*)
+    };
+    g.params.insert(0, syn::GenericParam::Lifetime(de));
     let (impl_generics, _, _) = g.split_for_impl();
     quote! { #impl_generics }
 }
@@ -442,8 +451,26 @@ pub fn user_type(
         ..
     } = n;
     let registration = registration(cont);
+    // The type with every lifetime 'static: the registry's key.
+    let args = cont.generics.params.iter().map(|p| match p {
+        syn::GenericParam::Lifetime(_) => quote! { 'static },
+        syn::GenericParam::Type(t) => {
+            let i = &t.ident;
+            quote! { #i }
+        }
+        syn::GenericParam::Const(c) => {
+            let i = &c.ident;
+            quote! { #i }
+        }
+    });
+    let statics = if cont.generics.params.is_empty() {
+        quote! { Self }
+    } else {
+        quote! { #name<#(#args),*> }
+    };
     quote! {
         impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
+            type Static = #statics;
             const KIND: ::fury::UserKind = #kind;
 
             fn registration() -> ::std::option::Option<::fury::Registration> {

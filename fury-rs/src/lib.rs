@@ -96,7 +96,7 @@ pub mod __private {
         read_ref_field, read_user_type_info, registry_schema_hash, room_str, struct_kind,
         struct_read_data, struct_read_root, struct_read_run, struct_read_typed, struct_write_data,
         struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
-        write_user_type_info, SchemaHash, StructBody,
+        write_user_type_info, SchemaHash, StructBody, StructRead,
     };
 
     // For the repository's own tests, which check hashes against the peers'.

@@ -76,3 +76,78 @@ fn bytes_borrow_from_the_input() {
     assert!(fury.deserialize::<&[u8]>(&input[..5]).is_err());
     assert!(fury.deserialize::<&str>(&unhex("01ff1530686565")).is_err());
 }
+
+// pyfory's Person and Point (conformance/vectors_structs, structs/named/person), owned and
+// borrowed: the same fields, `String` against `&str`.
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 100)]
+struct Point {
+    x: i32,
+    #[fury(encoding = "fixed")]
+    y: i32,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "demo", name = "Person")]
+struct Person {
+    name: String,
+    nick: Option<String>,
+    home: Point,
+    tags: Vec<String>,
+    age: u8,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "demo", name = "Person")]
+struct PersonRef<'a> {
+    name: &'a str,
+    nick: Option<&'a str>,
+    home: Point,
+    tags: Vec<&'a str>,
+    age: u8,
+}
+
+const PERSON: &str =
+    "01ff1d06010c8c7008033c91939a6c2fc6822451a199edfcffffff060c416461ff20636f756e746573\
+    73020c106d6174681c656e67696e6573";
+
+#[test]
+fn a_borrowed_struct_reads_pyfory_bytes_and_writes_what_its_owned_mirror_writes() {
+    let py = unhex(PERSON);
+    let mut borrowed = Fury::builder().compatible(false).build();
+    borrowed.register::<Point>().unwrap();
+    borrowed.register::<PersonRef<'static>>().unwrap();
+    let p: PersonRef<'_> = borrowed.deserialize(&py).unwrap();
+    assert_eq!(
+        p,
+        PersonRef {
+            name: "Ada",
+            nick: Some("countess"),
+            home: Point { x: 3, y: -4 },
+            tags: vec!["math", "engines"],
+            age: 36,
+        }
+    );
+    assert!(inside(&py, p.name.as_bytes()) && p.tags.iter().all(|t| inside(&py, t.as_bytes())));
+    assert_eq!(borrowed.serialize(&p).unwrap(), py);
+    // In compatible mode the owned and borrowed mirrors write the same bytes (the same
+    // TypeDef) and read each other's.
+    let mut owned = Fury::default();
+    owned.register::<Point>().unwrap();
+    owned.register::<Person>().unwrap();
+    let mut compat = Fury::default();
+    compat.register::<Point>().unwrap();
+    compat.register::<PersonRef<'static>>().unwrap();
+    let person = Person {
+        name: "Ada".into(),
+        nick: None,
+        home: Point { x: 3, y: -4 },
+        tags: vec!["math".into()],
+        age: 36,
+    };
+    let bytes = owned.serialize(&person).unwrap();
+    let view: PersonRef<'_> = compat.deserialize(&bytes).unwrap();
+    assert_eq!(compat.serialize(&view).unwrap(), bytes);
+    assert_eq!(view.name, "Ada");
+    assert_eq!(view.nick, None);
+}

@@ -6,5 +6,5 @@ mod registry;
 mod typedef_cache;
 
 pub(crate) use names::names;
-pub use registry::{Registration, Registry, TypeEntry, TypeSlot, UserKind, UserType};
+pub use registry::{type_key, Registration, Registry, TypeEntry, TypeSlot, UserKind, UserType};
 pub use typedef_cache::{RemoteTypeDef, TypeDefCache};

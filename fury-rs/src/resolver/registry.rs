@@ -48,11 +48,21 @@ pub enum Registration {
     },
 }
 
+/// The registry key of `T`: the `TypeId` of its `'static` form.
+#[inline]
+pub fn type_key<T: UserType + ?Sized>() -> std::any::TypeId {
+    std::any::TypeId::of::<T::Static>()
+}
+
 /// What the registry needs of a user type: its kind, its registration and its TypeDef
 /// fields. `#[derive(FuryObject)]` implements it; [`FuryObject`](crate::FuryObject) is
 /// this plus the serialization traits.
 #[doc(hidden)]
-pub trait UserType: 'static {
+pub trait UserType {
+    /// The type with every lifetime `'static`: what registrations are keyed by, so that a
+    /// struct borrowing from its input (`Foo<'a>`) is one registered type for every `'a`.
+    type Static: ?Sized + 'static;
+
     /// Struct or enum.
     const KIND: UserKind;
 
@@ -284,7 +294,7 @@ impl Registry {
     /// the same identity is allowed; a different identity, or an identity taken by another
     /// type, is an error.
     pub fn add<T: UserType>(&mut self, kind: UserKind, registration: Registration) -> Result<()> {
-        let key = std::any::TypeId::of::<T>();
+        let key = type_key::<T>();
         let rust_name = std::any::type_name::<T>();
         let taken = match &registration {
             Registration::Id(id) => self.by_id.get(&(kind, *id)),
@@ -359,7 +369,7 @@ impl Registry {
     /// The registration of `T`, if any.
     #[inline]
     pub fn get<T: UserType>(&self) -> Option<&TypeEntry> {
-        let key = std::any::TypeId::of::<T>();
+        let key = type_key::<T>();
         let slot = T::type_slot();
         let hint = slot.0.load(std::sync::atomic::Ordering::Relaxed) as usize;
         match self.entries.get(hint) {

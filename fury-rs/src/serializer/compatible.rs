@@ -21,7 +21,7 @@ pub fn plan_for<'de, T: FuryObject>(
     ctx: &mut ReadContext<'de, '_>,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
-    let key = std::any::TypeId::of::<T>();
+    let key = crate::resolver::type_key::<T>();
     if let Some(plan) = ctx.cached_plan(key, compress_int) {
         return Ok(plan);
     }
@@ -38,7 +38,7 @@ fn resolve_plan<'de, T: FuryObject>(
     remote: &RemoteTypeDef,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
-    let key = std::any::TypeId::of::<T>();
+    let key = crate::resolver::type_key::<T>();
     let entry = ctx.registry().entry::<T>()?;
     let local = entry.local_typedef(ctx.registry(), compress_int)?;
     if local.header == remote.def.header {

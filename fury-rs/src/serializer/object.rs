@@ -77,9 +77,9 @@ use crate::types::{RefFlag, TypeId};
 /// Setting an attribute twice, or two that contradict each other (`skip` with anything
 /// else, `with` with `encoding`), is a compile error at the attribute; every error of a
 /// derive is reported at once.
-pub trait FuryObject: UserType + Serialize + for<'de> Deserialize<'de> {}
+pub trait FuryObject: UserType + Serialize {}
 
-impl<T: UserType + Serialize + for<'de> Deserialize<'de>> FuryObject for T {}
+impl<T: UserType + Serialize> FuryObject for T {}
 
 impl Registration {
     /// The registration that `T`'s `#[fury(id = ..)]` or `#[fury(namespace = .., name = ..)]`
@@ -237,7 +237,7 @@ pub fn take_local_typedef_info<'de, T: FuryObject>(ctx: &mut ReadContext<'de, '_
     if !ctx.reader.take_if(struct_kind_of(named, true) as u8) {
         return Ok(false);
     }
-    if ctx.read_local_typedef(entry, std::any::TypeId::of::<T>())? {
+    if ctx.read_local_typedef(entry, crate::resolver::type_key::<T>())? {
         return Ok(true);
     }
     ctx.reader.rewind_to(start)?;
@@ -278,7 +278,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
             return Err(mismatch(id.name().to_string()));
         }
         if T::KIND == UserKind::Struct
-            && ctx.read_local_typedef(entry, std::any::TypeId::of::<T>())?
+            && ctx.read_local_typedef(entry, crate::resolver::type_key::<T>())?
         {
             return Ok(());
         }
@@ -301,7 +301,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
             return Err(mismatch(format!("a TypeDef of {:?}", def.def.registration)));
         }
         if T::KIND == UserKind::Struct {
-            ctx.set_current_typedef(std::any::TypeId::of::<T>(), def);
+            ctx.set_current_typedef(crate::resolver::type_key::<T>(), def);
         }
         return Ok(());
     }
@@ -681,10 +681,15 @@ pub trait StructBody: FuryObject + super::layout::StructLayout {
         compress_int: bool,
         hash: Option<i32>,
     ) -> Result<()>;
+}
+
+/// The reading half of [`StructBody`], for input that lives for `'de` (a struct that borrows
+/// from its input reads only from input that outlives it).
+pub trait StructRead<'de>: StructBody + Deserialize<'de> {
     /// The fields in the local wire order.
-    fn read_local<'de>(ctx: &mut ReadContext<'de, '_>, compress_int: bool) -> Result<Self>;
+    fn read_local(ctx: &mut ReadContext<'de, '_>, compress_int: bool) -> Result<Self>;
     /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
-    fn read_plan<'de>(
+    fn read_plan(
         ctx: &mut ReadContext<'de, '_>,
         plan: &crate::resolver::plan::ReadPlan,
     ) -> Result<Self>;
@@ -742,7 +747,7 @@ pub fn struct_write_stream<T: StructBody>(v: &T, ctx: &mut WriteContext) -> Resu
 
 /// [`Deserialize::read_data`] of a derived struct, inlined where the value is wanted.
 #[inline(always)]
-pub fn struct_read_data<'de, T: StructBody>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
+pub fn struct_read_data<'de, T: StructRead<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
     ctx.enter()?;
     let compress_int = ctx.compress_int();
     let value = if ctx.compatible() {
@@ -761,7 +766,7 @@ pub fn struct_read_data<'de, T: StructBody>(ctx: &mut ReadContext<'de, '_>) -> R
 
 /// [`Deserialize::read_typed`] of a derived struct.
 #[inline]
-pub fn struct_read_typed<'de, T: StructBody>(
+pub fn struct_read_typed<'de, T: StructRead<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     id: TypeId,
 ) -> Result<T> {
@@ -772,7 +777,7 @@ pub fn struct_read_typed<'de, T: StructBody>(
 /// [`Deserialize::read_root`] of a derived struct: the usual NOT_NULL root is built where
 /// the caller wants it.
 #[inline(always)]
-pub fn struct_read_root<'de, T: StructBody>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
+pub fn struct_read_root<'de, T: StructRead<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<T> {
     if ctx.reader.take_if(RefFlag::NotNull.byte()) {
         if take_local_typedef_info::<T>(ctx)? {
             // Our own TypeDef: the body follows the local schema.
@@ -794,7 +799,7 @@ pub fn struct_read_root<'de, T: StructBody>(ctx: &mut ReadContext<'de, '_>) -> R
 /// [`Deserialize::read_run`] of a derived struct: the set-up of `read_typed`/`read_data`
 /// once for the run (every element follows the one type info and TypeDef read before it).
 #[inline(always)]
-pub fn struct_read_run<'de, T: StructBody>(
+pub fn struct_read_run<'de, T: StructRead<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     id: Option<TypeId>,
     n: usize,
