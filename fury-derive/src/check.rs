@@ -81,6 +81,26 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                     }
                     continue;
                 }
+                // Rust types without an xlang wire type, spelled out (an alias of one meets
+                // the trait check instead).
+                if !fa.with.is_set() {
+                    let inner = option_inner(f.ty).unwrap_or(f.ty);
+                    let hint = match plain_ident(inner).as_deref() {
+                        Some("u128" | "i128") => Some(
+                            "the xlang format has no 128-bit integer (the official fory crate \
+                             refuses it too): use a `String`, two 64-bit fields, or \
+                             `#[fury(with = \"module\")]`",
+                        ),
+                        Some("char") => Some(
+                            "the xlang format has no `char`: use a `String`, a `u32`, or \
+                             `#[fury(with = \"module\")]`",
+                        ),
+                        _ => None,
+                    };
+                    if let Some(hint) = hint {
+                        cx.error_spanned_by(f.ty, hint);
+                    }
+                }
                 if let (Some(sp), true) = (fa.with.span(), fa.encoding.is_set()) {
                     cx.error_at(
                         sp,
