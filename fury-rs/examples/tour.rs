@@ -14,6 +14,17 @@ struct Point {
     y: i32,
 }
 
+/// The same Person borrowing its text from the input: the same schema, so the same bytes.
+#[derive(FuryObject, Debug, PartialEq)]
+#[fury(namespace = "demo", name = "Person")]
+struct PersonRef<'a> {
+    name: &'a str,
+    nick: Option<&'a str>,
+    home: Point,
+    tags: Vec<&'a str>,
+    age: u8,
+}
+
 /// pyfory: a dataclass registered with `name="demo.Person"`
 #[derive(FuryObject, Debug, PartialEq)]
 #[fury(namespace = "demo", name = "Person")]
@@ -103,6 +114,24 @@ fn main() -> Result<(), fury::Error> {
     };
     let bytes = show(&fury, "Person (NAMED_STRUCT demo.Person)", &ada);
     assert_eq!(fury.deserialize::<Person>(&bytes)?, ada);
+
+    println!("\n== Zero-copy: a struct with a lifetime reads its strings in place");
+    let mut borrowing = Fury::builder().compatible(false).build();
+    borrowing
+        .register::<Point>()?
+        .register::<PersonRef<'static>>()?;
+    let view: PersonRef<'_> = borrowing.deserialize(&bytes)?;
+    let inside = bytes.as_ptr_range().contains(&view.name.as_ptr());
+    println!(
+        "{:<44} name {:?} points into the input: {inside}",
+        "PersonRef<'_> from the same bytes", view.name
+    );
+    assert!(inside);
+    assert_eq!(
+        borrowing.serialize(&view)?,
+        bytes,
+        "the same bytes as the owned Person"
+    );
 
     println!("\n== Dynamic Value: decode any stream of built-in types without knowing its shape");
     // pyfory.Fory(xlang=True).serialize({"k": [1, "x", None]})
