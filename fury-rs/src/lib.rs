@@ -66,7 +66,8 @@ pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
-    Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged, UInt8Array, WireType,
+    ArrayView, Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged,
+    UInt8Array, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};

@@ -151,3 +151,59 @@ fn a_borrowed_struct_reads_pyfory_bytes_and_writes_what_its_owned_mirror_writes(
     assert_eq!(view.name, "Ada");
     assert_eq!(view.nick, None);
 }
+
+#[test]
+fn dense_arrays_are_read_in_place() {
+    let fury = Fury::default();
+    // binary_arrays/int32_array/boundaries
+    let input = unhex("01ff2e1400000080ffffffff0000000001000000ffffff7f");
+    let view: fury::ArrayView<'_, i32> = fury.deserialize(&input).unwrap();
+    assert_eq!(view.len(), 5);
+    assert_eq!(view.to_vec(), [i32::MIN, -1, 0, 1, i32::MAX]);
+    assert_eq!(view.get(4), Some(i32::MAX));
+    assert_eq!(view.get(5), None);
+    assert!(inside(&input, view.as_bytes()));
+    // Written back, the same bytes; a view of another element type is a type mismatch.
+    assert_eq!(fury.serialize(&view).unwrap(), input);
+    assert!(fury
+        .deserialize::<fury::ArrayView<'_, i64>>(&input)
+        .is_err());
+    // A byte length that is not a multiple of the element size is an error.
+    assert!(fury
+        .deserialize::<fury::ArrayView<'_, i32>>(&unhex("01ff2e03000000"))
+        .is_err());
+}
+
+/// A struct field may be an array view: same wire type as the `Vec` it stands for.
+#[derive(fury::FuryObject, Debug, PartialEq)]
+#[fury(namespace = "demo", name = "Samples")]
+struct Samples {
+    label: String,
+    values: Vec<f64>,
+}
+
+#[derive(fury::FuryObject, Debug, PartialEq)]
+#[fury(namespace = "demo", name = "Samples")]
+struct SamplesView<'a> {
+    label: &'a str,
+    values: fury::ArrayView<'a, f64>,
+}
+
+#[test]
+fn an_array_view_field_reads_what_a_vec_field_writes() {
+    for compatible in [false, true] {
+        let mut owned = Fury::builder().compatible(compatible).build();
+        owned.register::<Samples>().unwrap();
+        let mut viewing = Fury::builder().compatible(compatible).build();
+        viewing.register::<SamplesView<'static>>().unwrap();
+        let s = Samples {
+            label: "t".into(),
+            values: (0..1000).map(|i| i as f64 / 4.0).collect(),
+        };
+        let bytes = owned.serialize(&s).unwrap();
+        let v: SamplesView<'_> = viewing.deserialize(&bytes).unwrap();
+        assert_eq!(v.values.len(), 1000);
+        assert_eq!(v.values.get(999), Some(999.0 / 4.0));
+        assert_eq!(viewing.serialize(&v).unwrap(), bytes);
+    }
+}

@@ -9,6 +9,7 @@ mod text;
 mod utf8;
 mod writer;
 
+pub use numbers::LeNumber;
 pub use reader::Reader;
 pub use room::Room;
 #[cfg(test)]

@@ -188,3 +188,136 @@ impl<'de: 'a, 'a> Deserialize<'de> for &'a [u8] {
         }
     }
 }
+
+/// A number that an [`ArrayView`] can hold: the integers and the binary floats.
+#[doc(hidden)]
+pub trait ViewElement: Copy + super::WireType + crate::buffer::LeNumber {}
+
+impl<T: Copy + super::WireType + crate::buffer::LeNumber> ViewElement for T {}
+
+/// A dense numeric array (`INT32_ARRAY`, `FLOAT64_ARRAY`, ...) read in place: the bytes stay
+/// in the input and elements are decoded (little-endian, no alignment needed) when asked
+/// for, so reading a million-element array takes the same time as reading an empty one.
+///
+/// ```
+/// use fury::ArrayView;
+///
+/// let fury = fury::Fury::default();
+/// let bytes = fury.serialize(&vec![1.5f64, -2.0, 4.25]).unwrap();
+/// let view: ArrayView<f64> = fury.deserialize(&bytes).unwrap();
+/// assert_eq!(view.len(), 3);
+/// assert_eq!(view.get(2), Some(4.25));
+/// assert_eq!(view.iter().sum::<f64>(), 3.75);
+/// assert_eq!(view.to_vec(), [1.5, -2.0, 4.25]);
+/// ```
+#[derive(Clone, Copy)]
+pub struct ArrayView<'de, T> {
+    bytes: &'de [u8],
+    _element: std::marker::PhantomData<T>,
+}
+
+impl<'de, T: ViewElement> ArrayView<'de, T> {
+    /// The number of elements.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len() / T::SIZE
+    }
+
+    /// True when there are no elements.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Element `i`, if there is one.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<T> {
+        let start = i.checked_mul(T::SIZE)?;
+        let end = start.checked_add(T::SIZE)?;
+        self.bytes.get(start..end).and_then(T::from_le_slice)
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> impl Iterator<Item = T> + 'de {
+        self.bytes
+            .chunks_exact(T::SIZE)
+            .filter_map(T::from_le_slice)
+    }
+
+    /// The elements, copied into a vector.
+    pub fn to_vec(&self) -> Vec<T> {
+        self.iter().collect()
+    }
+
+    /// The encoded elements as they are in the input.
+    #[inline]
+    pub fn as_bytes(&self) -> &'de [u8] {
+        self.bytes
+    }
+}
+
+impl<T: ViewElement + std::fmt::Debug> std::fmt::Debug for ArrayView<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: ViewElement + PartialEq> PartialEq for ArrayView<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.iter().eq(other.iter())
+    }
+}
+
+impl<T: ViewElement> super::WireType for ArrayView<'_, T> {
+    const TYPE_ID: TypeId = T::VEC_TYPE_ID;
+}
+
+impl<T: ViewElement> super::Serialize for ArrayView<'_, T> {
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        ctx.length(self.bytes.len())?;
+        ctx.writer.bytes(self.bytes);
+        Ok(())
+    }
+}
+
+impl<'de: 'a, 'a, T: ViewElement> Deserialize<'de> for ArrayView<'a, T> {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(ArrayView {
+            bytes: &[],
+            _element: std::marker::PhantomData,
+        })
+    }
+
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        let at = ctx.reader.position();
+        let len = ctx.reader.var_u32()? as usize;
+        if !len.is_multiple_of(T::SIZE) {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: format!(
+                        "array byte length {len} is not a multiple of the element size {}",
+                        T::SIZE
+                    ),
+                },
+                at,
+            ));
+        }
+        let len = ctx.reader.check_count("array", len as u64, 1, at)?;
+        Ok(ArrayView {
+            bytes: ctx.reader.bytes(len)?,
+            _element: std::marker::PhantomData,
+        })
+    }
+
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        let bytes_alias = T::VEC_TYPE_ID == TypeId::Binary && id == TypeId::UInt8Array;
+        if id == T::VEC_TYPE_ID || bytes_alias {
+            Self::read_data(ctx)
+        } else {
+            Err(ctx.mismatch(std::any::type_name::<Self>(), id))
+        }
+    }
+}

@@ -19,7 +19,7 @@ mod string;
 mod temporal;
 mod wrapper;
 
-pub use array::UInt8Array;
+pub use array::{ArrayView, UInt8Array};
 pub use collection::{read_elements, write_elements, ItemReader, List, Typed};
 pub use map::{read_map, write_map};
 pub use object::FuryObject;
