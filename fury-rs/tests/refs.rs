@@ -359,9 +359,10 @@ fn ref_fields_of_every_kind_are_flagged_as_pyfory_flags_them() {
     }
 }
 
-/// Without reference tracking a back reference is an error, not a `Value::Ref` whose id the
-/// writer could not reproduce (the fuzzing issue's case: `Value` re-encoded to bytes it
-/// rejected). With tracking on, a shared list decodes to a reference and re-encodes to it.
+/// A dynamic value that decodes writes back to bytes that decode to it, whatever ids the
+/// input assigned (the fuzzing issue's case re-encoded to bytes it rejected). Without
+/// reference tracking a back reference is an error; with it, ids are renumbered as the
+/// writer numbers values.
 #[test]
 fn back_references_need_tracking_and_re_encode_with_it() {
     // header, REF_VALUE list of 2, TRACK_REF elements: REF_VALUE FLOAT16 0x6b04, REF to id 1
@@ -373,6 +374,26 @@ fn back_references_need_tracking_and_re_encode_with_it() {
         "{err}"
     );
     assert!(plain.serialize(&Value::List(vec![Value::Ref(0)])).is_err());
+    // With tracking the scalar's id is one the writer would not give: the reference reads
+    // as a copy, and the value writes back to bytes that read to it.
+    let tracking = Fury::builder().ref_tracking(true).build();
+    let v: Value = tracking.deserialize(&input).unwrap();
+    let again = tracking.serialize(&v).unwrap();
+    assert_eq!(tracking.deserialize::<Value>(&again).unwrap(), v);
+    // A stream that gives no id to a list the writer would track: later ids are renumbered.
+    // [[1] (NOT_NULL), [2] (REF_VALUE, stream id 1), reference to stream id 1]
+    let odd = unhex("01 00 16 03 01 ff 16 01 08 07 02 00 16 01 08 07 04 fe 01");
+    let v: Value = tracking.deserialize(&odd).unwrap();
+    assert_eq!(
+        v,
+        Value::List(vec![
+            Value::List(vec![Value::VarInt64(1)]),
+            Value::List(vec![Value::VarInt64(2)]),
+            Value::Ref(2),
+        ])
+    );
+    let again = tracking.serialize(&v).unwrap();
+    assert_eq!(tracking.deserialize::<Value>(&again).unwrap(), v);
     // [[], the first element again]: the inner empty list took id 1.
     let fury = Fury::builder().ref_tracking(true).build();
     let shared = unhex("01 00 16 02 09 16 00 00 fe 01");

@@ -21,6 +21,12 @@ pub(super) struct ReadExtra {
     /// Slots holding a placeholder cell, with the function that empties it (see
     /// `ReadContext::break_cycles`).
     pub(super) placeholders: Vec<(usize, ClearCell)>,
+    /// A stream whose root is a dynamic `Value`, read with tracking on: its back references
+    /// are renumbered as the writer numbers them (`canon` ids so far; `lone`: the next value
+    /// is the present side of a null map pair, which the writer always flags).
+    pub(super) canonical: bool,
+    pub(super) canon: u32,
+    pub(super) lone: bool,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -55,6 +61,9 @@ impl ReadExtra {
         self.current.clear();
         self.refs.clear();
         self.placeholders.clear();
+        self.canonical = false;
+        self.canon = 0;
+        self.lone = false;
         true
     }
 }

@@ -13,6 +13,9 @@ pub enum RefSlot {
     Plain,
     /// An `Rc` (type-erased).
     Rc(std::rc::Rc<dyn std::any::Any>),
+    /// A node of a dynamic `Value` stream: its id in the numbering the writer gives such a
+    /// value (see `Value`'s reader), which is what `Value::Ref` holds.
+    Node(u32),
     /// An `Arc` (type-erased).
     Arc(Arc<dyn std::any::Any + Send + Sync>),
 }
@@ -116,6 +119,45 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         {
             *s = value;
         }
+    }
+
+    /// Starts renumbering the back references of a dynamic `Value` stream.
+    pub(crate) fn set_values_canonical(&mut self) {
+        self.extra.get_or_insert_with(take_read_extra).canonical = true;
+    }
+
+    /// True while a dynamic `Value` stream's back references are renumbered.
+    #[inline]
+    pub(crate) fn values_canonical(&self) -> bool {
+        self.extra.as_ref().is_some_and(|e| e.canonical)
+    }
+
+    /// The id the next value the writer flags will take.
+    #[inline]
+    pub(crate) fn peek_canon(&self) -> u32 {
+        self.extra.as_ref().map_or(0, |e| e.canon)
+    }
+
+    /// Gives the value being read the next id in the writer's numbering.
+    pub(crate) fn bump_canon(&mut self) {
+        let e = self.extra.get_or_insert_with(take_read_extra);
+        e.canon = e.canon.saturating_add(1);
+    }
+
+    /// Marks (or unmarks) the next value as the present side of a null map pair.
+    #[inline]
+    pub(crate) fn set_lone(&mut self, on: bool) {
+        if let Some(e) = self.extra.as_mut().filter(|e| e.canonical) {
+            e.lone = on;
+        }
+    }
+
+    /// Whether the value being read is the present side of a null map pair (and forgets it).
+    #[inline]
+    pub(crate) fn take_lone(&mut self) -> bool {
+        self.extra
+            .as_mut()
+            .is_some_and(|e| std::mem::replace(&mut e.lone, false))
     }
 
     /// Notes that `slot` holds a placeholder cell that `clear` can empty.

@@ -267,6 +267,20 @@ fn read_lone<'de, R: ItemReader<'de>>(
     declared: bool,
     track: bool,
 ) -> Result<R::Out> {
+    // The writer always flags this side: a dynamic value's renumbering counts it.
+    ctx.set_lone(true);
+    let r = read_lone_body(ctx, item, declared, track);
+    ctx.set_lone(false);
+    r
+}
+
+#[inline]
+fn read_lone_body<'de, R: ItemReader<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    item: &R,
+    declared: bool,
+    track: bool,
+) -> Result<R::Out> {
     let mut slot = None;
     if !declared || track {
         match super::refs::read_flag(ctx, item)? {

@@ -1,7 +1,7 @@
 //! Writing and reading [`Value`] through the same container code as static types.
 
 use super::Value;
-use crate::context::{ReadContext, WriteContext};
+use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::resolver::Registry;
 use crate::serializer::array::{read_dense, write_dense};
@@ -222,6 +222,13 @@ impl<'de> Deserialize<'de> for Value {
     }
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        if ctx.values_canonical() {
+            // The root, a lone side of a null pair, or a tracked kind: the writer flags it.
+            let lone = ctx.take_lone();
+            if lone || ctx.peek_canon() == 0 || tracked_kind(id) {
+                ctx.bump_canon();
+            }
+        }
         // As for writing: containers here, leaves in their own frame.
         match id {
             TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
@@ -249,22 +256,68 @@ impl<'de> Deserialize<'de> for Value {
         Some(Value::Null)
     }
 
-    /// A back reference stays a reference: [`Value::Ref`]. Only with reference tracking on:
-    /// without it the ids a writer assigns are not defined, so a `Value` holding one could
-    /// not be written back (and pyfory writes none).
+    /// A stream whose root is a `Value`, with tracking on, has its back references
+    /// renumbered as the writer numbers values: the root, every value of a tracked kind
+    /// (containers, binary, time, structs) and the present side of a null map pair, in
+    /// stream order, whether or not the stream flagged them. pyfory numbers the same way, so
+    /// its ids are kept; a stream that numbers otherwise still reads to a `Value` that writes
+    /// back to bytes that read to it.
+    fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        if ctx.ref_tracking() {
+            ctx.set_values_canonical();
+        }
+        crate::serializer::read_with_flag(ctx)
+    }
+
+    /// A back reference stays a reference: [`Value::Ref`] (a reference to a scalar or string
+    /// that a stream flagged reads as a copy of it: the writer gives such values no id). Only
+    /// with reference tracking on: without it a writer assigns no ids.
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
+        let invalid = |what: String| crate::Error::at(ErrorKind::Invalid { what }, at);
         if !ctx.ref_tracking() {
-            return Err(crate::Error::at(
-                ErrorKind::Invalid {
-                    what: format!(
-                        "a back reference (to id {id}) in a stream read without reference tracking"
-                    ),
-                },
-                at,
-            ));
+            return Err(invalid(format!(
+                "a back reference (to id {id}) in a stream read without reference tracking"
+            )));
         }
         ctx.check_ref_id(id, at)?;
-        Ok(Value::Ref(id))
+        if !ctx.values_canonical() {
+            return Ok(Value::Ref(id));
+        }
+        match ctx.ref_slot_raw(id as usize) {
+            Some(RefSlot::Node(node)) => Ok(Value::Ref(*node)),
+            Some(RefSlot::Rc(any)) => any.downcast_ref::<Value>().cloned().ok_or_else(|| {
+                invalid(format!(
+                    "a back reference (to id {id}) to a value of another type"
+                ))
+            }),
+            _ => Err(invalid(format!(
+                "a back reference (to id {id}) to a value of another type"
+            ))),
+        }
+    }
+
+    fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
+        if ctx.values_canonical() {
+            let node = ctx.peek_canon();
+            ctx.set_ref(slot, RefSlot::Node(node));
+        }
+    }
+
+    fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
+        if !ctx.values_canonical() {
+            ctx.set_ref(slot, RefSlot::Plain);
+            return self;
+        }
+        // Counted in the writer's numbering (the id moved past its own): keep the node.
+        // Otherwise the stream flagged a value the writer will not: keep a copy.
+        let counted = match ctx.ref_slot_raw(slot) {
+            Some(RefSlot::Node(n)) => ctx.peek_canon() > *n,
+            _ => false,
+        };
+        if !counted {
+            ctx.set_ref(slot, RefSlot::Rc(std::rc::Rc::new(self.clone())));
+        }
+        self
     }
 
     /// A missing `Any` field reads as null.
@@ -322,4 +375,11 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
             }))
         }
     })
+}
+
+/// The kinds a writer tracks (gives a reference id) with tracking on: what
+/// `Value::is_ref_type` says of a value, by its type id.
+fn tracked_kind(id: TypeId) -> bool {
+    let row = id.row();
+    row.tracked || row.family == crate::types::table::Family::Struct
 }
