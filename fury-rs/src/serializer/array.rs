@@ -72,6 +72,25 @@ macro_rules! dense_half {
 }
 dense_half!(F16, BF16);
 
+/// Reads a dense array's byte length and checks it: a multiple of the element size `size`,
+/// and no more than the input holds.
+#[inline]
+fn dense_len(ctx: &mut ReadContext<'_, '_>, size: usize) -> Result<usize> {
+    let at = ctx.reader.position();
+    let len = ctx.reader.var_u32()? as usize;
+    if !len.is_multiple_of(size) {
+        return Err(Error::at(
+            ErrorKind::Invalid {
+                what: format!(
+                    "array byte length {len} is not a multiple of the element size {size}"
+                ),
+            },
+            at,
+        ));
+    }
+    ctx.reader.check_count("array", len as u64, 1, at)
+}
+
 /// Writes a slice as a dense array payload.
 pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Result<()> {
     let bytes = items.len().saturating_mul(T::SIZE);
@@ -83,19 +102,7 @@ pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Resu
 /// Reads a dense array payload of `T`.
 pub(crate) fn read_dense<'de, T: Dense>(ctx: &mut ReadContext<'de, '_>) -> Result<Vec<T>> {
     let at = ctx.reader.position();
-    let len = ctx.reader.var_u32()? as usize;
-    if !len.is_multiple_of(T::SIZE) {
-        return Err(Error::at(
-            ErrorKind::Invalid {
-                what: format!(
-                    "array byte length {len} is not a multiple of the element size {}",
-                    T::SIZE
-                ),
-            },
-            at,
-        ));
-    }
-    let len = ctx.reader.check_count("array", len as u64, 1, at)?;
+    let len = dense_len(ctx, T::SIZE)?;
     match T::get_all(&mut ctx.reader, len / T::SIZE)? {
         Ok(v) => Ok(v),
         Err(i) => Err(Error::at(
@@ -291,20 +298,7 @@ impl<'de: 'a, 'a, T: ViewElement> Deserialize<'de> for ArrayView<'a, T> {
     }
 
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
-        let at = ctx.reader.position();
-        let len = ctx.reader.var_u32()? as usize;
-        if !len.is_multiple_of(T::SIZE) {
-            return Err(Error::at(
-                ErrorKind::Invalid {
-                    what: format!(
-                        "array byte length {len} is not a multiple of the element size {}",
-                        T::SIZE
-                    ),
-                },
-                at,
-            ));
-        }
-        let len = ctx.reader.check_count("array", len as u64, 1, at)?;
+        let len = dense_len(ctx, T::SIZE)?;
         Ok(ArrayView {
             bytes: ctx.reader.bytes(len)?,
             _element: std::marker::PhantomData,
