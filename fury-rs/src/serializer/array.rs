@@ -74,7 +74,7 @@ dense_half!(F16, BF16);
 
 /// Reads a dense array's byte length and checks it: a multiple of the element size `size`,
 /// and no more than the input holds.
-#[inline]
+#[inline(always)]
 fn dense_len(ctx: &mut ReadContext<'_, '_>, size: usize) -> Result<usize> {
     let at = ctx.reader.position();
     let len = ctx.reader.var_u32()? as usize;
