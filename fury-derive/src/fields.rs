@@ -57,6 +57,9 @@ pub struct Plan<'a> {
     pub is_string: bool,
     /// `#[fury(with = "module")]`.
     pub with: Option<syn::Path>,
+    /// For a `Cow<'a, T>` (after `Option`) whose lifetime is one of the container's: the
+    /// reader that borrows, `fury::__private::BorrowCow<'a, T>`.
+    pub borrow: Option<Type>,
     pub default: Option<&'a DefaultValue>,
     /// Position of the name key among the struct's fields (tag ids first).
     pub rank: u32,
@@ -93,6 +96,28 @@ pub fn plain_ident(ty: &Type) -> Option<String> {
     }
 }
 
+/// `Cow<'a, T>` with `'a` among `lifetimes` -> `fury::__private::BorrowCow<'a, T>`.
+fn borrowing_cow(ty: &Type, lifetimes: &[&syn::Lifetime]) -> Option<Type> {
+    let Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?;
+    if last.ident != "Cow" || p.qself.is_some() {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let mut it = args.args.iter();
+    let (Some(GenericArgument::Lifetime(l)), Some(GenericArgument::Type(t)), None) =
+        (it.next(), it.next(), it.next())
+    else {
+        return None;
+    };
+    if !lifetimes.contains(&l) {
+        return None;
+    }
+    Some(syn::parse_quote! { ::fury::__private::BorrowCow<#l, #t> })
+}
+
 /// `Fixed<i32>` -> `("Fixed", "i32")`.
 fn wrapper(ty: &Type) -> Option<(String, String)> {
     let Type::Path(p) = ty else { return None };
@@ -107,7 +132,7 @@ fn wrapper(ty: &Type) -> Option<(String, String)> {
 }
 
 impl<'a> Plan<'a> {
-    pub fn new(f: &'a ast::Field<'a>, index: usize) -> Self {
+    pub fn new(f: &'a ast::Field<'a>, index: usize, lifetimes: &[&syn::Lifetime]) -> Self {
         let a = &f.attrs;
         let wire_name = match (a.rename.get(), &f.member) {
             (Some(r), _) => r.clone(),
@@ -141,7 +166,9 @@ impl<'a> Plan<'a> {
                 None => None,
             },
         };
+        let borrow = borrowing_cow(&inner, lifetimes).filter(|_| with.is_none());
         Plan {
+            borrow,
             snake: snake_case(&wire_name),
             wire_name,
             tag: a.tag.get().copied(),

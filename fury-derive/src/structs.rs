@@ -23,11 +23,12 @@ pub struct Names<'a> {
 }
 
 pub fn derive(cx: &Ctxt, cont: &Container, style: Style, fields: &[Field]) -> TokenStream {
+    let lifetimes: Vec<&syn::Lifetime> = cont.generics.lifetimes().map(|l| &l.lifetime).collect();
     let mut plans: Vec<Plan> = fields
         .iter()
         .filter(|f| !f.attrs.skip.is_set())
         .enumerate()
-        .map(|(i, f)| Plan::new(f, i))
+        .map(|(i, f)| Plan::new(f, i, &lifetimes))
         .collect();
     rank(&mut plans);
     let mut seen = std::collections::HashMap::new();
@@ -512,6 +513,10 @@ fn codec_type(f: &Plan, compress_int: bool) -> TokenStream {
     }
     let inner = &f.inner;
     let wrapped = match f.codec(compress_int) {
+        _ if f.borrow.is_some() => {
+            let b = &f.borrow;
+            quote! { #b }
+        }
         Codec::Plain => quote! { #inner },
         Codec::Fixed => quote! { ::fury::Fixed<#inner> },
         Codec::Tagged => quote! { ::fury::Tagged<#inner> },
@@ -578,7 +583,7 @@ fn convert(f: &Plan, compress_int: bool, v: TokenStream) -> TokenStream {
         };
     }
     match (f.codec(compress_int), f.is_option) {
-        (Codec::Plain, _) => v,
+        (Codec::Plain, _) if f.borrow.is_none() => v,
         (_, false) => quote! { #v.0 },
         (_, true) => quote! { #v.map(|x| x.0) },
     }

@@ -99,6 +99,7 @@ pub mod __private {
         struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
         write_user_type_info, SchemaHash, StructBody, StructRead,
     };
+    pub use crate::serializer::{BorrowCow, CowRead};
 
     // For the repository's own tests, which check hashes against the peers'.
     pub use crate::meta::murmur3_x64_128;

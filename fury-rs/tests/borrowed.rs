@@ -2,6 +2,7 @@
 //! are pyfory 1.7.7's bytes (conformance/vectors, the vector named in each comment).
 
 use fury::Fury;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -206,4 +207,142 @@ fn an_array_view_field_reads_what_a_vec_field_writes() {
         assert_eq!(v.values.get(999), Some(999.0 / 4.0));
         assert_eq!(viewing.serialize(&v).unwrap(), bytes);
     }
+}
+
+// pyfory's Scalars (conformance/vectors_structs, structs/scalars/*), owned and with `Cow`
+// fields whose lifetime is the struct's: those borrow where the input holds UTF-8 text or
+// bytes, and own the text pyfory wrote as non-ASCII LATIN1 or as UTF-16.
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 113)]
+struct Scalars {
+    text: String,
+    data: Vec<u8>,
+    day: fury::Date,
+    at: fury::Timestamp,
+    span: fury::Duration,
+    opt_text: Option<String>,
+    opt_data: Option<Vec<u8>>,
+    opt_day: Option<fury::Date>,
+    opt_at: Option<fury::Timestamp>,
+    opt_span: Option<fury::Duration>,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 113)]
+struct ScalarsCow<'a> {
+    text: Cow<'a, str>,
+    data: Cow<'a, [u8]>,
+    day: fury::Date,
+    at: fury::Timestamp,
+    span: fury::Duration,
+    opt_text: Option<Cow<'a, str>>,
+    opt_data: Option<Cow<'a, [u8]>>,
+    opt_day: Option<fury::Date>,
+    opt_at: Option<fury::Timestamp>,
+    opt_span: Option<fury::Duration>,
+}
+
+const SCALARS: [(&str, &str); 5] = [
+    ("ascii", "01ff1b71922afc1ff5900c5e0000000000ca5b07030001ffac9d02fdfdfdfdfd02881300001468656c6c6f"),
+    ("all_present", "01ff1b71922afc1fffffffffffffffff0065cd1d0001ff000000000000000000000000ff0107ff00ff80c60a00000000ff0c6f70740118c69a3b00"),
+    ("latin1", "01ff1b71922afc1f000cbb3800000000000000000090ac01fdfdfdfdff10636166e900000000001468e96c6c6f"),
+    ("utf16", "01ff1b71922afc1f0000008000000000000000000178ae8403fdfdfdfdff090001ffd11f0000000011604f7d59"),
+    ("utf8", "01ff1b71922afc1f7f41f4ff3a000000000000000179c082e602fdfdfdfdff2a61c3a9e4bda0f09f98808e80bbdd830500ca5b071ef09f9880206f6b"),
+];
+
+#[allow(clippy::ptr_arg)] // whether it is borrowed is the point
+fn is_borrowed_from<T: ?Sized + ToOwned + AsRef<[u8]>>(input: &[u8], c: &Cow<'_, T>) -> bool {
+    matches!(c, Cow::Borrowed(_)) && inside(input, (**c).as_ref())
+}
+
+#[test]
+fn cow_fields_borrow_what_the_input_holds_as_it_is_and_own_the_rest() {
+    let mut owned = Fury::builder().compatible(false).build();
+    owned.register::<Scalars>().unwrap();
+    let mut cows = Fury::builder().compatible(false).build();
+    cows.register::<ScalarsCow<'static>>().unwrap();
+    for (name, hex) in SCALARS {
+        let input = unhex(hex);
+        let want: Scalars = owned.deserialize(&input).unwrap();
+        let got: ScalarsCow<'_> = cows.deserialize(&input).unwrap();
+        assert_eq!(got.text, want.text, "{name}");
+        assert_eq!(*got.data, *want.data, "{name}");
+        assert_eq!(got.opt_text.as_deref(), want.opt_text.as_deref(), "{name}");
+        assert_eq!(got.opt_data.as_deref(), want.opt_data.as_deref(), "{name}");
+        // Text borrows unless pyfory wrote it as non-ASCII LATIN1 or as UTF-16.
+        let text_borrows = !matches!(name, "latin1" | "utf16");
+        assert_eq!(
+            is_borrowed_from(&input, &got.text),
+            text_borrows,
+            "{name}: {:?}",
+            got.text
+        );
+        // Bytes always borrow (an empty slice has no address to check).
+        assert!(matches!(got.data, Cow::Borrowed(_)), "{name}");
+        if let Some(d) = &got.opt_data {
+            assert!(d.is_empty() || is_borrowed_from(&input, d), "{name}");
+        }
+        // The same bytes back: the owned mirror and pyfory wrote these.
+        assert_eq!(
+            cows.serialize(&got).unwrap(),
+            owned.serialize(&want).unwrap(),
+            "{name}"
+        );
+    }
+    // Compatible mode: the same TypeDef, and the fields read by plan borrow too.
+    let mut owned = Fury::default();
+    owned.register::<Scalars>().unwrap();
+    let mut cows = Fury::default();
+    cows.register::<ScalarsCow<'static>>().unwrap();
+    let mut same = Fury::builder().compatible(false).build();
+    same.register::<Scalars>().unwrap();
+    let want: Scalars = same.deserialize(&unhex(SCALARS[4].1)).unwrap();
+    let bytes = owned.serialize(&want).unwrap();
+    let got: ScalarsCow<'_> = cows.deserialize(&bytes).unwrap();
+    assert!(is_borrowed_from(&bytes, &got.text) && got.text == want.text);
+    assert_eq!(cows.serialize(&got).unwrap(), bytes);
+    // Every prefix of a vector is an error, not a panic.
+    let input = unhex(SCALARS[4].1);
+    for n in 0..input.len() {
+        assert!(cows.deserialize::<ScalarsCow<'_>>(&input[..n]).is_err());
+    }
+}
+
+#[test]
+fn a_cow_that_is_not_a_struct_field_owns_and_stays_deserialize_owned() {
+    fn owned<T: fury::DeserializeOwned>() {}
+    owned::<Cow<'static, str>>();
+    let fury = Fury::default();
+    let s: Cow<'_, str> = fury
+        .deserialize(&unhex("01ff153068656c6c6f2c20776f726c64"))
+        .unwrap();
+    assert!(matches!(s, Cow::Owned(_)));
+}
+
+#[test]
+fn signed_bytes_borrow_from_the_input() {
+    let fury = Fury::default();
+    // binary_arrays/int8_array/boundaries
+    let input = unhex("01ff2c0580ff00017f");
+    let v: &[i8] = fury.deserialize(&input).unwrap();
+    assert_eq!(v, [-128, -1, 0, 1, 127]);
+    let range = input.as_ptr_range();
+    assert!(range.start <= v.as_ptr().cast() && v.as_ptr_range().end.cast() <= range.end);
+    let c: Cow<'_, [i8]> = {
+        #[derive(fury::FuryObject)]
+        #[fury(id = 300)]
+        struct Wrap<'a>(Cow<'a, [i8]>);
+        let mut f = Fury::default();
+        f.register::<Wrap<'static>>().unwrap();
+        let bytes = f
+            .serialize(&Wrap(Cow::Borrowed(&[-128, -1, 0, 1, 127])))
+            .unwrap();
+        // The field's payload is the vector's: INT8_ARRAY, 5 bytes.
+        assert!(bytes.ends_with(&input[3..]));
+        let w: Wrap<'_> = f.deserialize(&bytes).unwrap();
+        assert!(matches!(w.0, Cow::Borrowed(_)));
+        Cow::Owned(w.0.into_owned())
+    };
+    assert_eq!(*c, [-128, -1, 0, 1, 127]);
+    assert!(fury.deserialize::<&[i8]>(&input[..6]).is_err());
 }

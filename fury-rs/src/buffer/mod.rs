@@ -9,6 +9,7 @@ mod text;
 mod utf8;
 mod writer;
 
+pub(crate) use numbers::bytes_as_i8;
 pub use numbers::LeNumber;
 pub use reader::Reader;
 pub use room::Room;

@@ -110,3 +110,12 @@ impl<'a> Reader<'a> {
         }
     }
 }
+
+/// The bytes of an INT8_ARRAY as the `i8`s they encode (two's complement: the same bits).
+#[inline]
+pub(crate) fn bytes_as_i8(bytes: &[u8]) -> &[i8] {
+    // SAFETY: `i8` and `u8` have the same size and alignment (1) and every bit pattern is a
+    // valid `i8`, so the region of `bytes` is a valid `[i8]` of the same length, borrowed for
+    // the same lifetime.
+    unsafe { std::slice::from_raw_parts(bytes.as_ptr().cast::<i8>(), bytes.len()) }
+}

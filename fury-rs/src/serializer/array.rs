@@ -16,6 +16,13 @@ pub(crate) trait Dense: Sized + Copy {
     fn put_all(items: &[Self], w: &mut Writer);
     /// Reads `count` elements (`count * SIZE` bytes); `Err(i)` if element `i` is invalid.
     fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>>;
+    /// The elements encoded in `bytes`, in place, for element types whose encoding is their
+    /// memory layout whatever the alignment (bytes); `None` for the others.
+    #[inline]
+    fn in_place(bytes: &[u8]) -> Option<&[Self]> {
+        let _ = bytes;
+        None
+    }
 }
 
 macro_rules! dense_num {
@@ -33,7 +40,39 @@ macro_rules! dense_num {
         }
     )*};
 }
-dense_num!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+dense_num!(i16, i32, i64, u16, u32, u64, f32, f64);
+
+impl Dense for u8 {
+    const SIZE: usize = 1;
+    #[inline]
+    fn put_all(items: &[Self], w: &mut Writer) {
+        w.numbers(items);
+    }
+    #[inline]
+    fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
+        r.numbers(count).map(Ok)
+    }
+    #[inline]
+    fn in_place(bytes: &[u8]) -> Option<&[Self]> {
+        Some(bytes)
+    }
+}
+
+impl Dense for i8 {
+    const SIZE: usize = 1;
+    #[inline]
+    fn put_all(items: &[Self], w: &mut Writer) {
+        w.numbers(items);
+    }
+    #[inline]
+    fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
+        r.numbers(count).map(Ok)
+    }
+    #[inline]
+    fn in_place(bytes: &[u8]) -> Option<&[Self]> {
+        Some(crate::buffer::bytes_as_i8(bytes))
+    }
+}
 
 impl Dense for bool {
     const SIZE: usize = 1;
@@ -131,6 +170,31 @@ pub(crate) fn read_dense_or_list<'de, T: Dense + Deserialize<'de>>(
     }
 }
 
+/// Reads a `[T]` written as `read_dense_or_list` reads it, borrowed from the input where
+/// the dense form holds the elements as they are (bytes, see [`Dense::in_place`]).
+pub(crate) fn read_dense_cow<'de, T: Dense + Deserialize<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+    dense_id: TypeId,
+) -> Result<std::borrow::Cow<'de, [T]>> {
+    let bytes_alias = dense_id == TypeId::Binary && id == TypeId::UInt8Array;
+    if (id == dense_id || bytes_alias) && T::in_place(&[]).is_some() {
+        let bytes = read_bytes(ctx)?;
+        if let Some(items) = T::in_place(bytes) {
+            return Ok(std::borrow::Cow::Borrowed(items));
+        }
+    }
+    read_dense_or_list(ctx, id, dense_id).map(std::borrow::Cow::Owned)
+}
+
+/// Reads the payload of a byte array (BINARY, UINT8_ARRAY, INT8_ARRAY: a length, then the
+/// bytes), borrowed from the input.
+#[inline]
+fn read_bytes<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<&'de [u8]> {
+    let len = dense_len(ctx, 1)?;
+    ctx.reader.bytes(len)
+}
+
 /// Bytes written as UINT8_ARRAY instead of BINARY (the form of a plain `Vec<u8>`), for peers
 /// that declare an unsigned byte array (e.g. pyfory's `UInt8Array`). Both read either form.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -180,10 +244,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for &'a [u8] {
 
     #[inline]
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
-        let at = ctx.reader.position();
-        let len = ctx.reader.var_u32()?;
-        let len = ctx.reader.check_count("binary", len as u64, 1, at)?;
-        ctx.reader.bytes(len)
+        read_bytes(ctx)
     }
 
     #[inline]
@@ -193,6 +254,26 @@ impl<'de: 'a, 'a> Deserialize<'de> for &'a [u8] {
         } else {
             Err(ctx.mismatch(std::any::type_name::<Self>(), id))
         }
+    }
+}
+
+/// Signed bytes borrowed from the input: the payload of an INT8_ARRAY.
+///
+/// ```
+/// let fury = fury::Fury::default();
+/// let bytes = fury.serialize(&vec![-1i8, 2, -3]).unwrap();
+/// let view: &[i8] = fury.deserialize(&bytes).unwrap();
+/// assert_eq!(view, [-1, 2, -3]);
+/// ```
+impl<'de: 'a, 'a> Deserialize<'de> for &'a [i8] {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(&[])
+    }
+
+    #[inline]
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        read_bytes(ctx).map(crate::buffer::bytes_as_i8)
     }
 }
 

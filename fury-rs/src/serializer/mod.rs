@@ -23,6 +23,7 @@ pub use array::{ArrayView, UInt8Array};
 pub use collection::{read_elements, write_elements, ItemReader, List, Typed};
 pub use map::{read_map, write_map};
 pub use object::FuryObject;
+pub use std_types::{BorrowCow, CowRead};
 pub use wrapper::{Fixed, Tagged};
 
 use crate::context::{ReadContext, WriteContext};
@@ -418,6 +419,20 @@ pub trait Deserialize<'de>: WireType + Sized {
     #[inline]
     fn fill(&self, from: Self) -> std::result::Result<(), Self> {
         Err(from)
+    }
+
+    /// Reads the payload of a `[Self]` whose type info was `id` into a `Cow`: borrowed where
+    /// the input holds the elements as they are (bytes), owned otherwise.
+    #[doc(hidden)]
+    #[inline]
+    fn read_slice_cow(
+        ctx: &mut ReadContext<'de, '_>,
+        id: TypeId,
+    ) -> Result<std::borrow::Cow<'de, [Self]>>
+    where
+        Self: Clone,
+    {
+        Self::read_vec(ctx, id).map(std::borrow::Cow::Owned)
     }
 
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.

@@ -135,6 +135,14 @@ macro_rules! primitive {
             fn read_vec(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Vec<Self>> {
                 super::array::read_dense_or_list(ctx, id, TypeId::$vec_id)
             }
+
+            #[inline]
+            fn read_slice_cow(
+                ctx: &mut ReadContext<'de, '_>,
+                id: TypeId,
+            ) -> Result<std::borrow::Cow<'de, [Self]>> {
+                super::array::read_dense_cow(ctx, id, TypeId::$vec_id)
+            }
         }
     };
 }

@@ -7,7 +7,7 @@
 //! | `BinaryHeap<T>` | `SET`, elements in the heap's iteration order | the official crate |
 //! | `Box<str>`, `Rc<str>`, `Arc<str>`, `Cow<str>` | `STRING` | `String` |
 //! | `Box<[T]>`, `Rc<[T]>`, `Arc<[T]>`, `Cow<[T]>`, `[T; N]` | as `Vec<T>` (a dense array for primitive `T`, `LIST` otherwise) | `Vec<T>` |
-//! | `Cow<'_, T>` | as `T::Owned` | |
+//! | `Cow<'_, T>` | as `T::Owned` (read owned; a derived struct's `Cow<'a, _>` field borrows, see [`BorrowCow`]) | |
 //! | `usize`, `isize` | `VAR_UINT64`, `VARINT64` (vectors: `UINT64_ARRAY`, `INT64_ARRAY`) | `u64`, `i64` |
 //! | `(A,)` … 12-tuples | `LIST` of the elements, laid out as pyfory lays out a `tuple` | pyfory 1.7.7 |
 //! | `()` | a null (`NONE` where a type is named; nothing in a struct field) | pyfory's `None` |
@@ -288,7 +288,10 @@ impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for [T; N] {
 // ---- Cow ----
 
 /// `Cow<'_, T>` is written as `T` and has the wire facts of `T::Owned` (so `Cow<str>` is a
-/// STRING and `Cow<[T]>` is written as `Vec<T>`). Reading always gives `Cow::Owned`.
+/// STRING and `Cow<[T]>` is written as `Vec<T>`). Reading a `Cow` on its own gives
+/// `Cow::Owned`, as serde does, so that `Cow<'static, str>` stays `DeserializeOwned`; a
+/// derived struct's `Cow<'a, str>` / `Cow<'a, [u8]>` field whose lifetime is one of the
+/// struct's borrows from the input where it can (see [`BorrowCow`]).
 impl<T> WireType for Cow<'_, T>
 where
     T: ?Sized + ToOwned,
@@ -355,15 +358,41 @@ where
     }
 }
 
+/// The reading half shared by `Cow` (always owned) and [`BorrowCow`] (borrowed where the
+/// input holds the value as it is): every hook but the payload readers goes to `T::Owned`.
+macro_rules! cow_read_hooks {
+    ($wrap:expr) => {
+        #[inline]
+        fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
+            T::Owned::read_type_info_rest(ctx, id)
+        }
+
+        #[inline]
+        fn null() -> Option<Self> {
+            T::Owned::null().map(|v| $wrap(Cow::Owned(v)))
+        }
+
+        #[inline]
+        fn missing() -> Option<Self> {
+            T::Owned::missing().map(|v| $wrap(Cow::Owned(v)))
+        }
+
+        fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
+            T::Owned::from_ref(ctx, id, at).map(|v| $wrap(Cow::Owned(v)))
+        }
+
+        fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
+            T::Owned::begin_ref(ctx, slot)
+        }
+    };
+}
+
 impl<'de, T> Deserialize<'de> for Cow<'_, T>
 where
     T: ?Sized + ToOwned,
     T::Owned: Deserialize<'de>,
 {
-    #[inline]
-    fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
-        T::Owned::read_type_info_rest(ctx, id)
-    }
+    cow_read_hooks!(std::convert::identity);
 
     #[inline]
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
@@ -375,30 +404,149 @@ where
         T::Owned::read_typed(ctx, id).map(Cow::Owned)
     }
 
-    #[inline]
-    fn null() -> Option<Self> {
-        T::Owned::null().map(Cow::Owned)
-    }
-
-    #[inline]
-    fn missing() -> Option<Self> {
-        T::Owned::missing().map(Cow::Owned)
-    }
-
-    fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
-        T::Owned::from_ref(ctx, id, at).map(Cow::Owned)
-    }
-
-    fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
-        T::Owned::begin_ref(ctx, slot)
-    }
-
     fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
         match self {
             Cow::Owned(v) => Cow::Owned(v.keep_ref(ctx, slot)),
             borrowed => {
                 ctx.set_ref(slot, RefSlot::Plain);
                 borrowed
+            }
+        }
+    }
+}
+
+/// How a `T` is read into a `Cow<'de, T>`: borrowed from the input where it holds the value
+/// as it is (a UTF-8 or all-ASCII LATIN1 string, bytes of BINARY, UINT8_ARRAY or
+/// INT8_ARRAY), owned otherwise (LATIN1 text beyond ASCII, UTF-16, a list, any sized `T`).
+#[doc(hidden)]
+pub trait CowRead<'de>: ToOwned {
+    /// Reads the payload of the declared type (`None`) or after the type info `Some(id)`.
+    fn read_cow(ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<Cow<'de, Self>>;
+}
+
+impl<'de> CowRead<'de> for str {
+    #[inline]
+    fn read_cow(ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<Cow<'de, str>> {
+        match id {
+            None | Some(TypeId::String) => super::string::read_str_cow(ctx),
+            Some(id) => Err(ctx.mismatch("Cow<str>", id)),
+        }
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> CowRead<'de> for [T] {
+    #[inline]
+    fn read_cow(ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<Cow<'de, [T]>> {
+        T::read_slice_cow(ctx, id.unwrap_or(T::VEC_TYPE_ID))
+    }
+}
+
+impl<'de, T: Clone + Deserialize<'de>> CowRead<'de> for T {
+    #[inline]
+    fn read_cow(ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<Cow<'de, T>> {
+        match id {
+            None => T::read_data(ctx),
+            Some(id) => T::read_typed(ctx, id),
+        }
+        .map(Cow::Owned)
+    }
+}
+
+/// A `Cow` field of a derived struct whose lifetime is one of the struct's: it reads
+/// borrowed from the input where the input holds the value as it is, and owned otherwise
+/// (see [`CowRead`]). Generated code reads the field as this type and unwraps it; the wire
+/// facts and the bytes written are those of the `Cow`.
+#[doc(hidden)]
+pub struct BorrowCow<'a, T: ?Sized + ToOwned>(pub Cow<'a, T>);
+
+impl<T> WireType for BorrowCow<'_, T>
+where
+    T: ?Sized + ToOwned,
+    T::Owned: WireType,
+{
+    const TYPE_ID: TypeId = <T::Owned as WireType>::TYPE_ID;
+    const NULLABLE: bool = <T::Owned as WireType>::NULLABLE;
+    const FIELD_NULLABLE: bool = <T::Owned as WireType>::FIELD_NULLABLE;
+    const REF_TYPE: bool = <T::Owned as WireType>::REF_TYPE;
+    const POLYMORPHIC: bool = <T::Owned as WireType>::POLYMORPHIC;
+    #[inline]
+    fn needs_type_info(registry: &Registry) -> bool {
+        <T::Owned as WireType>::needs_type_info(registry)
+    }
+    fn field_type(registry: &Registry, compatible: bool) -> FieldType {
+        <T::Owned as WireType>::field_type(registry, compatible)
+    }
+}
+
+impl<T> Serialize for BorrowCow<'_, T>
+where
+    T: ?Sized + ToOwned + Serialize,
+    T::Owned: Serialize,
+{
+    #[inline]
+    fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
+        Serialize::write_type_info(&self.0, ctx)
+    }
+
+    #[inline]
+    fn write_static_type_info(ctx: &mut WriteContext) -> Result<()> {
+        <T::Owned as Serialize>::write_static_type_info(ctx)
+    }
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        Serialize::write_data(&self.0, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        Serialize::write_declared(&self.0, ctx)
+    }
+
+    #[inline]
+    fn is_null(&self) -> bool {
+        Serialize::is_null(&self.0)
+    }
+
+    #[inline]
+    fn is_back_ref(&self) -> bool {
+        Serialize::is_back_ref(&self.0)
+    }
+
+    #[inline]
+    fn is_ref_type(&self) -> bool {
+        Serialize::is_ref_type(&self.0)
+    }
+
+    #[inline]
+    fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+        Serialize::write_ref_flag(&self.0, ctx, track)
+    }
+}
+
+impl<'de: 'a, 'a, T> Deserialize<'de> for BorrowCow<'a, T>
+where
+    T: ?Sized + CowRead<'de> + 'de,
+    T::Owned: Deserialize<'de>,
+{
+    cow_read_hooks!(BorrowCow);
+
+    #[inline]
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        T::read_cow(ctx, None).map(BorrowCow)
+    }
+
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        T::read_cow(ctx, Some(id)).map(BorrowCow)
+    }
+
+    fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
+        match self.0 {
+            Cow::Owned(v) => BorrowCow(Cow::Owned(v.keep_ref(ctx, slot))),
+            borrowed => {
+                ctx.set_ref(slot, RefSlot::Plain);
+                BorrowCow(borrowed)
             }
         }
     }

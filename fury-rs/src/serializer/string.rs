@@ -8,6 +8,7 @@ use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::types::{string_encoding, TypeId};
+use std::borrow::Cow;
 
 /// Writes the payload of a string.
 #[inline(always)]
@@ -29,20 +30,6 @@ pub fn room_str(room: &mut crate::buffer::Room<'_, '_>, s: &str) {
     );
 }
 
-/// The header of a string payload and its bytes, borrowed from the input: the encoding, the
-/// bytes, and the offsets of the header and of the bytes.
-#[inline(always)]
-fn string_payload<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<(u64, &'de [u8], usize, usize)> {
-    let at = ctx.reader.position();
-    let header = ctx.reader.var_u64()?;
-    let len = header >> 2;
-    let enc = header & 3;
-    let len = ctx.reader.check_count("string", len, 1, at)?;
-    let body_at = ctx.reader.position();
-    let bytes = ctx.reader.bytes(len)?;
-    Ok((enc, bytes, at, body_at))
-}
-
 fn reserved_encoding(at: usize) -> Error {
     Error::at(
         ErrorKind::Invalid {
@@ -52,28 +39,80 @@ fn reserved_encoding(at: usize) -> Error {
     )
 }
 
+/// A string payload: its encoding and bytes, borrowed from the input, and the offsets of
+/// its header and of its bytes.
+struct Payload<'de> {
+    enc: u64,
+    bytes: &'de [u8],
+    at: usize,
+    body_at: usize,
+}
+
+#[inline(always)]
+fn payload<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<Payload<'de>> {
+    let at = ctx.reader.position();
+    let header = ctx.reader.var_u64()?;
+    let len = ctx.reader.check_count("string", header >> 2, 1, at)?;
+    let body_at = ctx.reader.position();
+    Ok(Payload {
+        enc: header & 3,
+        bytes: ctx.reader.bytes(len)?,
+        at,
+        body_at,
+    })
+}
+
+impl<'de> Payload<'de> {
+    /// The text as the input holds it, if it holds it as UTF-8 (a UTF-8 payload, or LATIN1
+    /// that is all ASCII); `Ok(None)` for text in another encoding.
+    #[inline]
+    fn as_str(&self) -> Result<Option<&'de str>> {
+        match self.enc {
+            string_encoding::LATIN1 if self.bytes.is_ascii() => {
+                Ok(std::str::from_utf8(self.bytes).ok())
+            }
+            string_encoding::LATIN1 | string_encoding::UTF16 => Ok(None),
+            string_encoding::UTF8 => std::str::from_utf8(self.bytes)
+                .map(Some)
+                .map_err(|_| self.bad("utf-8")),
+            _ => Err(reserved_encoding(self.at)),
+        }
+    }
+
+    fn bad(&self, encoding: &'static str) -> Error {
+        Error::at(ErrorKind::BadString { encoding }, self.body_at)
+    }
+
+    /// The text, decoded into a new `String`.
+    #[inline]
+    fn to_string(&self) -> Result<String> {
+        let bytes = self.bytes;
+        match self.enc {
+            // All-ASCII LATIN1 is valid UTF-8: one check, one copy.
+            string_encoding::LATIN1 => Ok(crate::buffer::ascii_to_string(bytes)
+                .unwrap_or_else(|| bytes.iter().map(|&b| b as char).collect())),
+            string_encoding::UTF16 => {
+                if !bytes.len().is_multiple_of(2) {
+                    return Err(self.bad("utf-16 (odd byte length)"));
+                }
+                let units = bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]));
+                char::decode_utf16(units)
+                    .collect::<std::result::Result<String, _>>()
+                    .map_err(|_| self.bad("utf-16"))
+            }
+            string_encoding::UTF8 => {
+                crate::buffer::utf8_to_string(bytes).ok_or_else(|| self.bad("utf-8"))
+            }
+            _ => Err(reserved_encoding(self.at)),
+        }
+    }
+}
+
 /// Reads the payload of a string.
 pub(crate) fn read_string<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<String> {
-    let (enc, bytes, at, body_at) = string_payload(ctx)?;
-    let bad = |encoding| Error::at(ErrorKind::BadString { encoding }, body_at);
-    match enc {
-        // All-ASCII LATIN1 is valid UTF-8: one check, one copy.
-        string_encoding::LATIN1 => Ok(crate::buffer::ascii_to_string(bytes)
-            .unwrap_or_else(|| bytes.iter().map(|&b| b as char).collect())),
-        string_encoding::UTF16 => {
-            if !bytes.len().is_multiple_of(2) {
-                return Err(bad("utf-16 (odd byte length)"));
-            }
-            let units = bytes
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]));
-            char::decode_utf16(units)
-                .collect::<std::result::Result<String, _>>()
-                .map_err(|_| bad("utf-16"))
-        }
-        string_encoding::UTF8 => crate::buffer::utf8_to_string(bytes).ok_or_else(|| bad("utf-8")),
-        _ => Err(reserved_encoding(at)),
-    }
+    payload(ctx)?.to_string()
 }
 
 /// Reads the payload of a string as a `&str` borrowed from the input: a LATIN1 payload that
@@ -81,26 +120,30 @@ pub(crate) fn read_string<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<String>
 /// Java writes for non-Latin text) has no `&str` in the input: an error naming the encoding
 /// and the offset.
 pub(crate) fn read_str<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<&'de str> {
-    let (enc, bytes, at, body_at) = string_payload(ctx)?;
-    let not_borrowable = |what: &str| {
+    let p = payload(ctx)?;
+    p.as_str()?.ok_or_else(|| {
+        let what = match p.enc {
+            string_encoding::UTF16 => "UTF-16",
+            _ => "LATIN1 (non-ASCII)",
+        };
         Error::at(
             ErrorKind::Invalid {
                 what: format!(
                     "a {what} string cannot be borrowed as &str (read a String, or a Cow<str>)"
                 ),
             },
-            body_at,
+            p.body_at,
         )
-    };
-    match enc {
-        string_encoding::LATIN1 if bytes.is_ascii() => {
-            std::str::from_utf8(bytes).map_err(|_| not_borrowable("LATIN1"))
-        }
-        string_encoding::LATIN1 => Err(not_borrowable("LATIN1 (non-ASCII)")),
-        string_encoding::UTF16 => Err(not_borrowable("UTF-16")),
-        string_encoding::UTF8 => std::str::from_utf8(bytes)
-            .map_err(|_| Error::at(ErrorKind::BadString { encoding: "utf-8" }, body_at)),
-        _ => Err(reserved_encoding(at)),
+    })
+}
+
+/// Reads the payload of a string, borrowed where the input holds it as UTF-8 (see
+/// [`read_str`]) and decoded into a new `String` otherwise.
+pub(crate) fn read_str_cow<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<Cow<'de, str>> {
+    let p = payload(ctx)?;
+    match p.as_str()? {
+        Some(s) => Ok(Cow::Borrowed(s)),
+        None => p.to_string().map(Cow::Owned),
     }
 }
 
