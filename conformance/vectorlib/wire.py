@@ -102,8 +102,11 @@ class Decoder(ByteReader):
     """A cursor over one stream, with what the stream has defined so far:
     meta strings, TypeDefs and reference ids."""
 
-    def __init__(self, data, types=None, compatible=False, ref=False):
+    def __init__(self, data, types=None, compatible=False, ref=False, buffers=None):
         ByteReader.__init__(self, data)
+        # the out-of-band buffers of a stream whose header announces them (vectors_oob/)
+        self.buffers = None if buffers is None else list(buffers)
+        self.buffers_taken = 0
         self.types = types  # a RegisteredTypes view, or None
         self.compat = bool(compatible)
         self.ref = bool(ref)
@@ -121,12 +124,29 @@ class Decoder(ByteReader):
             self.fail("unknown header bits 0x{:02x}".format(header))
         if not header & 0x01:
             self.fail("header does not have the xlang bit")
-        if header & 0x02:
-            self.fail("out-of-band buffers are not supported")
+        if bool(header & 0x02) != (self.buffers is not None):
+            self.fail("the header's out-of-band bit is {}, but buffers were {}given".format(
+                header & 0x02, "" if self.buffers is not None else "not "))
         node = self.flagged(True, lambda: self.payload(self.type_id(), schema))
         if self.pos != len(self.data):
             self.fail("{} trailing bytes".format(len(self.data) - self.pos))
+        if self.buffers is not None and self.buffers_taken != len(self.buffers):
+            self.fail("the stream took {} of {} out-of-band buffers".format(self.buffers_taken, len(self.buffers)))
         return node
+
+    def binary(self):
+        """A BINARY payload: with out-of-band buffers, a flag 01 (in band: length and bytes
+        follow) or 00 (the next buffer)."""
+        if self.buffers is not None:
+            flag = self.u8()
+            if flag == 0:
+                if self.buffers_taken >= len(self.buffers):
+                    self.fail("the stream takes more than the {} out-of-band buffers".format(len(self.buffers)))
+                self.buffers_taken += 1
+                return bytes(self.buffers[self.buffers_taken - 1])
+            if flag != 1:
+                self.fail("out-of-band flag 0x{:02x}".format(flag))
+        return self.take(self.var_uint32())
 
     def flagged(self, tracked, read):
         """Read a flag byte, then (for a value) ``read()``.  With ref tracking,
@@ -328,7 +348,7 @@ class Decoder(ByteReader):
         if name == "string":
             return self.string()
         if name == "binary":
-            return {"type": "binary", "hex": self.take(self.var_uint32()).hex()}
+            return {"type": "binary", "hex": self.binary().hex()}
         if name == "duration":
             seconds = self.unzigzag(self.var_uint64())
             nanos = self.fixed(4, True)
@@ -555,14 +575,16 @@ class Decoder(ByteReader):
 # -- entry points ----------------------------------------------------------------------------
 
 
-def decode_stream(data, schema=None, types=None, compatible=False, ref=False, alias_names=()):
+def decode_stream(data, schema=None, types=None, compatible=False, ref=False, alias_names=(), buffers=None):
     """Decode a whole xlang stream.  ``types`` (a TypeTable) defines the
     structs and enums; its plain types and ``alias_names`` are the ones
-    registered.  Returns (node, {type name: raw TypeDef bytes in the stream})."""
+    registered; ``buffers`` are the out-of-band buffers of a stream whose
+    header announces them.  Returns (node, {type name: raw TypeDef bytes in
+    the stream})."""
     view = types.registered_view(alias_names) if types is not None else None
     if isinstance(schema, str):
         schema = parse_schema(schema, types)
-    decoder = Decoder(data, view, compatible, ref)
+    decoder = Decoder(data, view, compatible, ref, buffers)
     return decoder.stream(schema), dict(decoder.typedef_bytes)
 
 

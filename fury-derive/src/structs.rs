@@ -85,6 +85,12 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         .map(|&i| read_init(&plans[i], false))
         .collect();
     let general_read = general_read(plans, skipped);
+    // `with` fields are written from a temporary: nothing in them can be lent.
+    let visits = plans.iter().filter(|p| p.with.is_none()).map(|p| {
+        let m = &p.member;
+        quote! { ::fury::Serialize::visit_buffers(&self.#m, out); }
+    });
+    let visit_buffers = quote! { let _ = &out; #(#visits)* };
     let read_plan = read_plan(plans, skipped, &name.to_string());
     let fingerprint_c = fingerprint(plans, true);
     let fingerprint_f = fingerprint(plans, false);
@@ -232,6 +238,10 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ::fury::__private::write_user_type_info::<Self>(ctx)
                 }
 
+                fn visit_buffers<'v>(&'v self, out: &mut ::std::vec::Vec<&'v [u8]>) {
+                    #visit_buffers
+                }
+
                 #[inline]
                 fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ::fury::__private::write_user_type_info::<Self>(ctx)
@@ -365,6 +375,11 @@ fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
                 #[inline]
                 fn write_ref_flag(&self, ctx: &mut ::fury::__private::WriteContext, track: bool) -> ::fury::Result<bool> {
                     ::fury::Serialize::write_ref_flag(&self.#m, ctx, track)
+                }
+
+                #[inline]
+                fn visit_buffers<'v>(&'v self, out: &mut ::std::vec::Vec<&'v [u8]>) {
+                    ::fury::Serialize::visit_buffers(&self.#m, out)
                 }
             }
 

@@ -197,6 +197,90 @@ impl Fury {
         result
     }
 
+    /// Serializes `value` with out-of-band buffers, as pyfory's
+    /// `serialize(obj, buffer_callback=...)` does: the stream's header says so, and each
+    /// BINARY payload (a `Vec<u8>`, `&[u8]`, `Cow<[u8]>` or `Value::Binary`) is either kept in
+    /// the stream or left out of it and returned as the next buffer, borrowed from `value`
+    /// (never copied). `keep_in_band` decides for each: true keeps it in the stream.
+    ///
+    /// Only bytes the value can lend for as long as it lives go out of band; bytes behind a
+    /// `RefCell` or `Mutex`, or made by a `#[fury(with)]` conversion, stay in band (and are
+    /// not offered to `keep_in_band`).
+    ///
+    /// ```
+    /// let fury = fury::Fury::default();
+    /// let big = vec![7u8; 1 << 20];
+    /// let value = vec![big.clone(), vec![1, 2]];
+    /// let (stream, buffers) = fury.serialize_with_buffers(&value, |b| b.len() < 1024).unwrap();
+    /// assert_eq!(buffers.len(), 1);
+    /// assert!(std::ptr::eq(buffers[0], value[0].as_slice()));
+    /// assert!(stream.len() < 64);
+    /// let back: Vec<Vec<u8>> = fury.deserialize_with_buffers(&stream, &buffers).unwrap();
+    /// assert_eq!(back, value);
+    /// ```
+    pub fn serialize_with_buffers<'v, T: Serialize + ?Sized>(
+        &self,
+        value: &'v T,
+        keep_in_band: impl FnMut(&[u8]) -> bool,
+    ) -> Result<(Vec<u8>, Vec<&'v [u8]>)> {
+        let mut lendable = Vec::new();
+        value.visit_buffers(&mut lendable);
+        let mut sink = BufferSink {
+            lendable: lendable
+                .into_iter()
+                .map(|b| ((b.as_ptr() as usize, b.len()), b))
+                .collect(),
+            keep_in_band,
+            taken: Vec::new(),
+        };
+        let mut out = Vec::with_capacity(64);
+        {
+            let mut ctx = WriteContext::new(&mut out, &self.registry, self.config);
+            ctx.oob = Some(&mut sink);
+            value.write_stream(&mut ctx)?;
+        }
+        if let Some(head) = out.first_mut() {
+            *head |= header::OUT_OF_BAND;
+        }
+        Ok((out, sink.taken))
+    }
+
+    /// Deserializes a `T` from a stream written with out-of-band buffers (see
+    /// [`Fury::serialize_with_buffers`], or pyfory's `serialize(obj, buffer_callback=...)`),
+    /// given those buffers in order. Borrowed fields (`&[u8]`) borrow from the buffers. The
+    /// stream must take every buffer given, and must say in its header that it has them.
+    ///
+    /// ```
+    /// let fury = fury::Fury::default();
+    /// let value = (String::from("id-7"), vec![0u8; 4096]);
+    /// let (stream, buffers) = fury.serialize_with_buffers(&value, |_| false).unwrap();
+    /// let (id, data): (String, &[u8]) = fury.deserialize_with_buffers(&stream, &buffers).unwrap();
+    /// assert_eq!((id.as_str(), data.len()), ("id-7", 4096));
+    /// assert!(fury.deserialize::<(String, Vec<u8>)>(&stream).is_err());
+    /// ```
+    pub fn deserialize_with_buffers<'de, T: Deserialize<'de>>(
+        &self,
+        stream: &'de [u8],
+        buffers: &[&'de [u8]],
+    ) -> Result<T> {
+        let mut ctx = ReadContext::new(stream, &self.registry, &self.typedef_cache, self.config);
+        ctx.set_buffers(buffers);
+        let value = self.read_whole(&mut ctx)?;
+        let left = ctx.buffers_left();
+        if left != 0 {
+            drop(value);
+            ctx.break_cycles();
+            return Err(ctx.error(ErrorKind::Invalid {
+                what: format!(
+                    "{} out-of-band buffers were given but the stream took {}",
+                    buffers.len(),
+                    buffers.len() - left
+                ),
+            }));
+        }
+        Ok(value)
+    }
+
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     #[inline]
     pub fn deserialize<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
@@ -226,10 +310,10 @@ impl Fury {
         if b & header::RESERVED != 0 || b & header::XLANG == 0 {
             return Err(Error::at(ErrorKind::BadHeader { byte: b }, 0));
         }
-        if b & header::OUT_OF_BAND != 0 {
+        if (b & header::OUT_OF_BAND != 0) != ctx.has_buffers() {
             return Err(Error::at(
-                ErrorKind::Unsupported {
-                    what: "out-of-band buffers".to_string(),
+                ErrorKind::Invalid {
+                    what: oob_mismatch(b),
                 },
                 0,
             ));
@@ -256,5 +340,37 @@ impl Fury {
             return Err(ctx.error(ErrorKind::TrailingBytes { count: left }));
         }
         Ok(value)
+    }
+}
+
+/// Takes the BINARY payloads of a stream that `keep_in_band` lets go out of band, among those
+/// the value lends (found by `visit_buffers`, keyed by address and length: a payload the
+/// writer offers is lent only if it is the very same bytes).
+struct BufferSink<'v, F> {
+    lendable: std::collections::HashMap<(usize, usize), &'v [u8]>,
+    keep_in_band: F,
+    taken: Vec<&'v [u8]>,
+}
+
+impl<F: FnMut(&[u8]) -> bool> crate::context::OutOfBand for BufferSink<'_, F> {
+    fn take(&mut self, bytes: &[u8]) -> bool {
+        match self.lendable.get(&(bytes.as_ptr() as usize, bytes.len())) {
+            Some(&lent) if !(self.keep_in_band)(lent) => {
+                self.taken.push(lent);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[cold]
+fn oob_mismatch(header: u8) -> String {
+    if header & header::OUT_OF_BAND != 0 {
+        "the stream header announces out-of-band buffers (read it with \
+         deserialize_with_buffers)"
+            .to_string()
+    } else {
+        "out-of-band buffers were given for a stream whose header announces none".to_string()
     }
 }

@@ -59,6 +59,17 @@ pub struct WriteContext<'a> {
     shared_len: u32,
     next_ref: u32,
     extra: Option<Box<WriteExtra>>,
+    /// Where BINARY payloads may go out of band (`Fury::serialize_with_buffers`); `None`
+    /// for an in-band stream.
+    pub(crate) oob: Option<&'a mut dyn OutOfBand>,
+}
+
+/// The writer's side of out-of-band buffers: asked for every BINARY payload of a stream
+/// whose header announces them.
+pub(crate) trait OutOfBand {
+    /// Whether `bytes` go out of band (and were taken as the next buffer); false to write
+    /// them in band.
+    fn take(&mut self, bytes: &[u8]) -> bool;
 }
 
 /// State of one deserialize call: the input, the registry and the nesting depth.
@@ -75,4 +86,7 @@ pub struct ReadContext<'de, 'r> {
     inline_locals: [Option<InlineLocal>; INLINE_LOCALS],
     inline_len: u8,
     extra: Option<Box<ReadExtra>>,
+    /// The out-of-band buffers of a stream whose header announces them, and how many of them
+    /// were taken; `None` for an in-band stream.
+    oob: Option<(&'r [&'de [u8]], usize)>,
 }

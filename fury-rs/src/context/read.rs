@@ -23,7 +23,67 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             inline_locals: [None; INLINE_LOCALS],
             inline_len: 0,
             extra: None,
+            oob: None,
         }
+    }
+
+    /// Hands the reader the out-of-band buffers of a stream whose header announces them.
+    pub(crate) fn set_buffers(&mut self, buffers: &'r [&'de [u8]]) {
+        self.oob = Some((buffers, 0));
+    }
+
+    /// Whether the stream's header announced out-of-band buffers.
+    #[inline]
+    pub(crate) fn has_buffers(&self) -> bool {
+        self.oob.is_some()
+    }
+
+    /// The number of out-of-band buffers given but not taken by the stream.
+    pub(crate) fn buffers_left(&self) -> usize {
+        self.oob
+            .map_or(0, |(list, used)| list.len().saturating_sub(used))
+    }
+
+    /// Reads the payload of a BINARY, borrowed from the input or, for one written out of
+    /// band, the next out-of-band buffer.
+    #[inline]
+    pub(crate) fn binary(&mut self) -> Result<&'de [u8]> {
+        if let Some((list, used)) = self.oob.as_mut() {
+            let at = self.reader.position();
+            match self.reader.u8()? {
+                1 => {}
+                0 => {
+                    let Some(&buf) = list.get(*used) else {
+                        let given = list.len();
+                        return Err(Error::at(
+                            ErrorKind::Invalid {
+                                what: format!(
+                                    "the stream takes out-of-band buffer {} but {given} were given",
+                                    *used + 1
+                                ),
+                            },
+                            at,
+                        ));
+                    };
+                    *used += 1;
+                    return Ok(buf);
+                }
+                b => {
+                    return Err(Error::at(
+                        ErrorKind::Invalid {
+                            what: format!(
+                                "out-of-band flag of a binary is {b:#04x}, expected 00 or 01"
+                            ),
+                        },
+                        at,
+                    ))
+                }
+            }
+        }
+        let at = self.reader.position();
+        let len = self.reader.var_u32()?;
+        let len = self.reader.check_count("binary", u64::from(len), 1, at)?;
+        self.reader.bytes(len)
     }
 
     /// Whether reference tracking is on.

@@ -28,7 +28,24 @@ impl<'a> WriteContext<'a> {
             shared_len: 0,
             next_ref: 0,
             extra: None,
+            oob: None,
         }
+    }
+
+    /// Writes the payload of a BINARY: in a stream with out-of-band buffers, the in-band
+    /// flag `01` before the length and bytes, or `00` alone for bytes that went out of band.
+    #[inline]
+    pub(crate) fn binary(&mut self, bytes: &[u8]) -> Result<()> {
+        if let Some(oob) = self.oob.as_mut() {
+            if oob.take(bytes) {
+                self.writer.u8(0);
+                return Ok(());
+            }
+            self.writer.u8(1);
+        }
+        self.length(bytes.len())?;
+        self.writer.bytes(bytes);
+        Ok(())
     }
 
     /// The registered user types.

@@ -23,6 +23,13 @@ pub(crate) trait Dense: Sized + Copy {
         let _ = bytes;
         None
     }
+    /// `items` as the payload of a BINARY, for the element type whose `Vec` is one (`u8`);
+    /// `None` for the others.
+    #[inline]
+    fn as_binary(items: &[Self]) -> Option<&[u8]> {
+        let _ = items;
+        None
+    }
 }
 
 macro_rules! dense_num {
@@ -55,6 +62,10 @@ impl Dense for u8 {
     #[inline]
     fn in_place(bytes: &[u8]) -> Option<&[Self]> {
         Some(bytes)
+    }
+    #[inline]
+    fn as_binary(items: &[Self]) -> Option<&[u8]> {
+        Some(items)
     }
 }
 
@@ -138,6 +149,24 @@ pub(crate) fn write_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Resu
     Ok(())
 }
 
+/// Writes a `[T]` as its `Vec` is written: BINARY for bytes (see `WriteContext::binary`), the
+/// dense array of `T` otherwise.
+#[inline]
+pub(crate) fn write_vec_dense<T: Dense>(items: &[T], ctx: &mut WriteContext) -> Result<()> {
+    match T::as_binary(items) {
+        Some(bytes) => ctx.binary(bytes),
+        None => write_dense(items, ctx),
+    }
+}
+
+/// The out-of-band candidates of a `[T]` of numbers: itself, if it is written as BINARY.
+#[inline]
+pub(crate) fn visit_dense<'v, T: Dense>(items: &'v [T], out: &mut Vec<&'v [u8]>) {
+    if let Some(bytes) = T::as_binary(items) {
+        out.push(bytes);
+    }
+}
+
 /// Reads a dense array payload of `T`.
 pub(crate) fn read_dense<'de, T: Dense>(ctx: &mut ReadContext<'de, '_>) -> Result<Vec<T>> {
     let at = ctx.reader.position();
@@ -161,7 +190,13 @@ pub(crate) fn read_dense_or_list<'de, T: Dense + Deserialize<'de>>(
     dense_id: TypeId,
 ) -> Result<Vec<T>> {
     let bytes_alias = dense_id == TypeId::Binary && id == TypeId::UInt8Array;
-    if id == dense_id || bytes_alias {
+    if id == TypeId::Binary && dense_id == TypeId::Binary {
+        let bytes = ctx.binary()?;
+        match T::in_place(bytes) {
+            Some(items) => Ok(items.to_vec()),
+            None => Err(ctx.mismatch(std::any::type_name::<Vec<T>>(), id)),
+        }
+    } else if id == dense_id || bytes_alias {
         read_dense(ctx)
     } else if id == TypeId::List {
         super::read_elements(ctx)
@@ -179,7 +214,11 @@ pub(crate) fn read_dense_cow<'de, T: Dense + Deserialize<'de>>(
 ) -> Result<std::borrow::Cow<'de, [T]>> {
     let bytes_alias = dense_id == TypeId::Binary && id == TypeId::UInt8Array;
     if (id == dense_id || bytes_alias) && T::in_place(&[]).is_some() {
-        let bytes = read_bytes(ctx)?;
+        let bytes = if id == TypeId::Binary {
+            ctx.binary()?
+        } else {
+            read_bytes(ctx)?
+        };
         if let Some(items) = T::in_place(bytes) {
             return Ok(std::borrow::Cow::Borrowed(items));
         }
@@ -244,13 +283,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for &'a [u8] {
 
     #[inline]
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
-        read_bytes(ctx)
+        ctx.binary()
     }
 
     #[inline]
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
-        if id == TypeId::Binary || id == TypeId::UInt8Array {
-            Self::read_data(ctx)
+        if id == TypeId::Binary {
+            ctx.binary()
+        } else if id == TypeId::UInt8Array {
+            read_bytes(ctx)
         } else {
             Err(ctx.mismatch(std::any::type_name::<Self>(), id))
         }
@@ -379,18 +420,23 @@ impl<'de: 'a, 'a, T: ViewElement> Deserialize<'de> for ArrayView<'a, T> {
     }
 
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
-        let len = dense_len(ctx, T::SIZE)?;
-        Ok(ArrayView {
-            bytes: ctx.reader.bytes(len)?,
-            _element: std::marker::PhantomData,
-        })
+        Self::read_typed(ctx, T::VEC_TYPE_ID)
     }
 
     #[inline]
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         let bytes_alias = T::VEC_TYPE_ID == TypeId::Binary && id == TypeId::UInt8Array;
-        if id == T::VEC_TYPE_ID || bytes_alias {
-            Self::read_data(ctx)
+        if id == TypeId::Binary && T::VEC_TYPE_ID == TypeId::Binary {
+            Ok(ArrayView {
+                bytes: ctx.binary()?,
+                _element: std::marker::PhantomData,
+            })
+        } else if id == T::VEC_TYPE_ID || bytes_alias {
+            let len = dense_len(ctx, T::SIZE)?;
+            Ok(ArrayView {
+                bytes: ctx.reader.bytes(len)?,
+                _element: std::marker::PhantomData,
+            })
         } else {
             Err(ctx.mismatch(std::any::type_name::<Self>(), id))
         }

@@ -298,6 +298,11 @@ macro_rules! set_impl {
 
         impl<T: Serialize + $($bound)+ $(, $s: $($sb)+)?> Serialize for std::collections::$set<T $(, $s)?> {
             #[inline]
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                self.iter().for_each(|x| x.visit_buffers(out))
+            }
+
+            #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 write_elements(self.len(), self.iter(), false, ctx)
             }
@@ -388,6 +393,11 @@ impl<T: WireType> WireType for List<T> {
 }
 
 impl<T: Serialize> Serialize for List<T> {
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        self.0.iter().for_each(|x| x.visit_buffers(out))
+    }
+
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_elements(self.0.len(), self.0.iter(), false, ctx)

@@ -339,6 +339,14 @@ macro_rules! map_impl {
             for std::collections::$map<K, V $(, $s)?>
         {
             #[inline]
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                for (k, v) in self {
+                    k.visit_buffers(out);
+                    v.visit_buffers(out);
+                }
+            }
+
+            #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 write_map(self.len(), self.iter(), false, ctx)
             }

@@ -215,6 +215,28 @@ pub trait Serialize: WireType {
         true
     }
 
+    /// Adds to `out` the byte slices in this value that its writer may put out of band (its
+    /// BINARY payloads), borrowed for as long as the value: how `serialize_with_buffers`
+    /// hands out buffers without copying. A payload not added here is written in band.
+    /// Types that hold bytes behind a guard (`RefCell`, `Mutex`) add nothing.
+    #[doc(hidden)]
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        let _ = out;
+    }
+
+    /// [`Serialize::visit_buffers`] for the elements of a `[Self]`.
+    #[doc(hidden)]
+    #[inline]
+    fn visit_slice<'v>(items: &'v [Self], out: &mut Vec<&'v [u8]>)
+    where
+        Self: Sized,
+    {
+        for x in items {
+            x.visit_buffers(out);
+        }
+    }
+
     /// Writes a slice as the payload of `Vec<Self>` (type [`Serialize::VEC_TYPE_ID`]);
     /// `declared` as for [`Serialize::write_declared`].
     #[doc(hidden)]
@@ -534,6 +556,12 @@ impl<T: WireType> WireType for Option<T> {
 
 impl<T: Serialize> Serialize for Option<T> {
     #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        if let Some(v) = self {
+            v.visit_buffers(out);
+        }
+    }
+    #[inline]
     fn is_ref_type(&self) -> bool {
         self.as_ref().is_none_or(|v| v.is_ref_type())
     }
@@ -683,6 +711,11 @@ macro_rules! delegate_serialize {
                 (**self).is_null()
             }
 
+            #[inline]
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                (**self).visit_buffers(out)
+            }
+
             $($extra)*
         }
     };
@@ -768,6 +801,10 @@ impl<T: WireType> WireType for [T] {
 
 impl<T: Serialize> Serialize for [T] {
     #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        T::visit_slice(self, out)
+    }
+    #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         T::write_vec(self, false, ctx)
     }
@@ -791,6 +828,10 @@ impl<T: WireType> WireType for Vec<T> {
 }
 
 impl<T: Serialize> Serialize for Vec<T> {
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        T::visit_slice(self, out)
+    }
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         T::write_vec(self, false, ctx)

@@ -102,6 +102,11 @@ macro_rules! shared_pointer {
 
         impl<T: Serialize $($bound)*> Serialize for $ptr<T> {
             #[inline]
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                (**self).visit_buffers(out)
+            }
+
+            #[inline]
             fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 (**self).write_type_info(ctx)
             }

@@ -105,7 +105,12 @@ macro_rules! primitive {
 
             #[inline]
             fn write_vec(items: &[Self], _declared: bool, ctx: &mut WriteContext) -> Result<()> {
-                super::array::write_dense(items, ctx)
+                super::array::write_vec_dense(items, ctx)
+            }
+
+            #[inline]
+            fn visit_slice<'v>(items: &'v [Self], out: &mut Vec<&'v [u8]>) {
+                super::array::visit_dense(items, out)
             }
         }
 

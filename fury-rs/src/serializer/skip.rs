@@ -137,8 +137,12 @@ fn skip_leaf(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
             Some(row) if row.size > 0 && !row.compressed => {
                 r.bytes(row.size as usize)?;
             }
-            // BINARY and the dense arrays: a byte length, then the bytes.
-            Some(row) if id == TypeId::Binary || row.name.ends_with("_ARRAY") => {
+            // BINARY (which may be out of band) and the dense arrays: a byte length, then
+            // the bytes.
+            Some(_) if id == TypeId::Binary => {
+                ctx.binary()?;
+            }
+            Some(row) if row.name.ends_with("_ARRAY") => {
                 let at = r.position();
                 let len = r.var_u32()?;
                 let len = r.check_count("array", len as u64, 1, at)?;

@@ -66,6 +66,11 @@ macro_rules! list_like {
 
         impl<T: Serialize> Serialize for $seq<T> {
             #[inline]
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                self.iter().for_each(|x| x.visit_buffers(out))
+            }
+
+            #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 write_elements(self.len(), self.iter(), false, ctx)
             }
@@ -113,6 +118,11 @@ impl<T: WireType + Ord> WireType for BinaryHeap<T> {
 }
 
 impl<T: Serialize + Ord> Serialize for BinaryHeap<T> {
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        self.iter().for_each(|x| x.visit_buffers(out))
+    }
+
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         write_elements(self.len(), self.iter(), false, ctx)
@@ -197,6 +207,11 @@ macro_rules! slice_pointer {
 
         impl<T: Serialize> Serialize for $ptr<[T]> {
             #[inline]
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                T::visit_slice(self, out)
+            }
+
+            #[inline]
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 T::write_vec(self, false, ctx)
             }
@@ -247,6 +262,11 @@ impl<T: WireType, const N: usize> WireType for [T; N] {
 }
 
 impl<T: Serialize, const N: usize> Serialize for [T; N] {
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        T::visit_slice(self, out)
+    }
+
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         T::write_vec(self, false, ctx)
@@ -355,6 +375,11 @@ where
     #[inline]
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
         (**self).write_ref_flag(ctx, track)
+    }
+
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        (**self).visit_buffers(out)
     }
 }
 
@@ -521,6 +546,11 @@ where
     #[inline]
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
         Serialize::write_ref_flag(&self.0, ctx, track)
+    }
+
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        Serialize::visit_buffers(&self.0, out)
     }
 }
 
@@ -945,6 +975,10 @@ macro_rules! tuple {
         }
 
         impl<$($T: Serialize),+> Serialize for ($($T,)+) {
+            fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+                $(self.$idx.visit_buffers(out);)+
+            }
+
             fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
                 let items = [$(Elem(&self.$idx as &dyn AnyItem)),+];
                 write_elements(items.len(), items.iter(), false, ctx)

@@ -71,6 +71,21 @@ impl WireType for Value {
 }
 
 impl Serialize for Value {
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        match self {
+            Value::Binary(b) => out.push(b),
+            Value::List(items) | Value::Set(items) => {
+                items.iter().for_each(|x| x.visit_buffers(out))
+            }
+            Value::Map(pairs) => pairs.iter().for_each(|(k, v)| {
+                k.visit_buffers(out);
+                v.visit_buffers(out);
+            }),
+            Value::Struct(s) => s.fields.iter().for_each(|(_, v)| v.visit_buffers(out)),
+            _ => {}
+        }
+    }
+
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let id = match self {
@@ -177,7 +192,8 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         Value::Float32(v) => w.f32(*v),
         Value::Float64(v) => w.f64(*v),
         Value::String(s) => s.write_data(ctx)?,
-        Value::Binary(b) | Value::UInt8Array(b) => write_dense(b, ctx)?,
+        Value::Binary(b) => ctx.binary(b)?,
+        Value::UInt8Array(b) => write_dense(b, ctx)?,
         Value::Duration(d) => d.write_data(ctx)?,
         Value::Timestamp(t) => t.write_data(ctx)?,
         Value::Date(d) => d.write_data(ctx)?,
@@ -352,7 +368,7 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
         TypeId::Float32 => Value::Float32(r.f32()?),
         TypeId::Float64 => Value::Float64(r.f64()?),
         TypeId::String => Value::String(String::read_data(ctx)?),
-        TypeId::Binary => Value::Binary(read_dense(ctx)?),
+        TypeId::Binary => Value::Binary(ctx.binary()?.to_vec()),
         TypeId::Duration => Value::Duration(crate::Duration::read_data(ctx)?),
         TypeId::Timestamp => Value::Timestamp(crate::Timestamp::read_data(ctx)?),
         TypeId::Date => Value::Date(crate::Date::read_data(ctx)?),

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Write the out-of-band buffer vectors (conformance/vectors_oob/oob.json).
+
+pyfory 1.7.7 writes a stream with out-of-band buffers when ``serialize`` is
+given a ``buffer_callback``: the header byte gets bit 0x02, and every BINARY
+payload (a Python ``bytes``) starts with a flag, ``01`` (in band: the length
+and the bytes follow) or ``00`` (out of band: nothing follows; the reader
+takes the next buffer of the list it is given).  The callback is called for
+each BINARY in write order and returns True to keep it in band.
+
+Each vector records, besides the usual keys, ``in_band`` (the callback's
+answers, in order: a writer that gives the same answers must write the same
+bytes) and ``buffers`` (hex of each out-of-band buffer, in order).
+
+Every vector is confirmed before it is stored; the script aborts on the first
+disagreement:
+
+1. our independent decoder (vectorlib.decode_stream with the buffers) reads
+   every byte of the stream and takes every buffer;
+2. pyfory.deserialize(stream, buffers=...) gives a value equal to that node,
+   and equal to the input;
+3. the number of ``00`` flags is the number of buffers, and pyfory calls the
+   callback once per BINARY.
+
+Usage:
+    python conformance/generate_oob.py            # (re)write the file
+    python conformance/generate_oob.py --check    # compare with the file on disk
+    python conformance/generate_oob.py --check-peer FILE
+        # pyfory reads the streams another implementation wrote for these vectors
+        # (a JSON list of {"name", "hex", "buffers"}) to the vectors' values
+"""
+
+import argparse
+import json
+import os
+import sys
+
+sys.dont_write_bytecode = True  # keep the source tree clean
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vectorlib as VL  # noqa: E402
+
+GROUP = "oob"
+OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_oob", "oob.json")
+SAME = {"xlang": True, "ref": False, "compatible": False}
+COMPAT = {"xlang": True, "ref": False, "compatible": True}
+REFS = {"xlang": True, "ref": True, "compatible": False}
+
+TYPES = [
+    {"name": "Blob", "kind": "struct", "register": {"namespace": "demo", "typename": "Blob"},
+     "fields": [{"name": "name", "schema": "string"}, {"name": "data", "schema": "binary"},
+                {"name": "opt", "schema": "option<binary>"}]},
+]
+
+
+def die(name, msg):
+    sys.stderr.write("generate_oob.py: {}: {}\n".format(name, msg))
+    raise SystemExit(1)
+
+
+# (name, settings, schema, python expression, rule, description); the rule
+# answers the callback: "out" (every BINARY out of band), "in" (every BINARY
+# in band), "short_in" (in band below 3 bytes).
+CASES = [
+    ("oob/root/out", SAME, "binary", 'b"hello"', "out",
+     "a root BINARY out of band: the header is 03, the payload the flag 00 alone"),
+    ("oob/root/kept_in_band", SAME, "binary", 'b"hello"', "in",
+     "the callback keeps it in band: header 03, then the flag 01, the length and the bytes"),
+    ("oob/root/empty_out", SAME, "binary", 'b""', "out",
+     "an empty BINARY goes out of band too (an empty buffer)"),
+    ("oob/root/large_out", SAME, "binary", 'bytes(range(256)) * 4', "out",
+     "a 1 KiB BINARY out of band"),
+    ("oob/list/mixed", SAME, "any", '[b"ab", b"cdef", 1]', "short_in",
+     "a list of two BINARY and an int: the short one in band, the long one out"),
+    ("oob/list/all_out", SAME, "any", '[b"x", b"yy", b"zzz"]', "out",
+     "three buffers, taken in order"),
+    ("oob/map/value", SAME, "any", '{"k": b"v", "w": b"long value"}', "short_in",
+     "BINARY map values: one in band, one out"),
+    ("oob/nested/list_of_lists", SAME, "any", '[[b"abc"], [b"defg", b"h"]]', "short_in",
+     "nested lists: buffers in depth-first write order"),
+    ("oob/struct/same_schema", SAME, "Blob", 'Blob("x", b"\\x01\\x02\\x03", b"zz")', "out",
+     "a struct's BINARY and option<binary> fields, same-schema mode"),
+    ("oob/struct/same_schema_none", SAME, "Blob", 'Blob("x", b"abcd", None)', "out",
+     "a null option<binary> field is a null flag: nothing is taken"),
+    ("oob/struct/compatible", COMPAT, "Blob", 'Blob("y", b"abcdef", b"q")', "short_in",
+     "compatible mode: the TypeDef then the fields; one field in band, one out"),
+    ("oob/refs/shared", REFS, "any", '(lambda x: [x, x])(b"shared")', "out",
+     "reference tracking: a BINARY shared twice goes out of band once, the second is a back reference"),
+]
+
+
+def rule_answer(rule, raw):
+    if rule == "out":
+        return False
+    if rule == "in":
+        return True
+    if rule == "short_in":
+        return len(raw) < 3
+    raise ValueError(rule)
+
+
+def serialize_oob(fory, value, rule):
+    """pyfory's stream and buffers for ``value``, with the callback's answers."""
+    answers, buffers = [], []
+
+    def callback(obj):
+        raw = bytes(obj.raw())
+        keep = rule_answer(rule, raw)
+        answers.append(keep)
+        if not keep:
+            buffers.append(raw)
+        return keep
+
+    data = fory.serialize(value, buffer_callback=callback)
+    return bytes(data), answers, buffers
+
+
+def compare(node, actual, types, settings):
+    """Differences between a node and a Python value (with its sharing, under tracking)."""
+    if settings["ref"]:
+        return VL.compare_ref_graph(node, actual, types=types)
+    return VL.compare(node, actual, types=types)
+
+
+def build(types):
+    classes = types.python_classes()
+    env = dict(classes)
+    forys = {}
+    vectors = []
+    for name, settings, schema, python, rule, description in CASES:
+        key = json.dumps(settings, sort_keys=True)
+        if key not in forys:
+            forys[key] = types.make_fory(settings)
+        fory = forys[key]
+        value = eval(python, env)  # noqa: S307 - the expressions are the ones above
+        data, answers, buffers = serialize_oob(fory, value, rule)
+        if data[0] & 0x02 == 0:
+            die(name, "pyfory's header {:02x} lacks the out-of-band bit".format(data[0]))
+        try:
+            node, _ = VL.decode_stream(data, schema, types, settings["compatible"], settings["ref"], buffers=buffers)
+        except VL.WireError as exc:
+            die(name, "independent decoder failed on {}: {}".format(data.hex(), exc))
+        if answers.count(False) != len(buffers):
+            die(name, "{} answers out of band but {} buffers".format(answers.count(False), len(buffers)))
+        decoded = fory.deserialize(data, buffers=buffers)
+        for what, actual in (("pyfory.deserialize", decoded), ("the input", value)):
+            diffs = compare(node, actual, types, settings)
+            if diffs:
+                die(name, "{} differs from the decoded node: {}".format(what, "; ".join(diffs[:5])))
+        vectors.append({
+            "name": name, "description": description, "python": python, "settings": settings,
+            "schema": schema, "value": node, "hex": data.hex(), "in_band": answers,
+            "buffers": [b.hex() for b in buffers], "writer_same": True,
+        })
+    return vectors
+
+
+def type_docs(types):
+    fory = types.make_fory(SAME)
+    docs = []
+    for d in TYPES:
+        d = dict(d)
+        name = d["name"]
+        facts = VL.pyfory_struct_facts(fory, types.python_class(name))
+        own = {"field_order": types.wire_order(name), "fingerprint": types.fingerprint(name),
+               "hash": types.struct_hash(name)}
+        if facts != own:
+            die(name, "pyfory computes {} but we compute {}".format(facts, own))
+        d.update(own)
+        docs.append(d)
+    return docs
+
+
+def document():
+    VL.require_pyfory()
+    types = VL.TypeTable(TYPES)
+    return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": GROUP, "types": type_docs(types),
+            "vectors": build(types)}
+
+
+def check_peer(path):
+    """pyfory reads another writer's streams and buffers to the vectors' values."""
+    with open(OUT, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    types = VL.TypeTable(doc["types"])
+    by_name = {v["name"]: v for v in doc["vectors"]}
+    with open(path, encoding="utf-8") as fh:
+        written = json.load(fh)
+    seen = set()
+    failures = []
+    for w in written:
+        vec = by_name.get(w["name"])
+        if vec is None:
+            failures.append("{}: not a vector".format(w["name"]))
+            continue
+        seen.add(w["name"])
+        fory = types.make_fory(vec["settings"])
+        buffers = [bytes.fromhex(b) for b in w["buffers"]]
+        try:
+            value = fory.deserialize(bytes.fromhex(w["hex"]), buffers=buffers)
+        except Exception as exc:  # noqa: BLE001
+            failures.append("{}: pyfory could not read it: {!r}".format(w["name"], exc))
+            continue
+        diffs = compare(vec["value"], value, types, vec["settings"])
+        if diffs:
+            failures.append("{}: {}".format(w["name"], "; ".join(diffs[:3])))
+    missing = sorted(set(by_name) - seen)
+    if missing:
+        failures.append("no bytes for: " + ", ".join(missing))
+    for f in failures:
+        print("FAIL", f)
+    print("{} of {} out-of-band vectors read by pyfory {}".format(len(seen) - len(failures), len(by_name),
+                                                                  VL.PYFORY_VERSION))
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="compare with the file on disk")
+    ap.add_argument("--check-peer", metavar="FILE", help="pyfory reads another writer's streams")
+    args = ap.parse_args()
+    if args.check_peer:
+        return check_peer(args.check_peer)
+    text = json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
+    if args.check:
+        with open(OUT, encoding="utf-8") as fh:
+            if fh.read() != text:
+                print("generate_oob.py: {} is not what pinned pyfory writes; rerun without --check".format(OUT))
+                return 1
+        print("generate_oob.py: {} is current".format(os.path.relpath(OUT)))
+        return 0
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print("wrote {} vectors to {}".format(len(CASES), os.path.relpath(OUT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
