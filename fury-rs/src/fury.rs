@@ -281,6 +281,64 @@ impl Fury {
         Ok(value)
     }
 
+    /// Serializes `value` into a new `bytes::Bytes` (feature `bytes`); the vector written
+    /// becomes the `Bytes` without a copy.
+    ///
+    /// ```
+    /// let fury = fury::Fury::default();
+    /// let frame: bytes::Bytes = fury.serialize_bytes(&"hi").unwrap();
+    /// assert_eq!(fury.deserialize_bytes::<String>(&frame).unwrap(), "hi");
+    /// ```
+    #[cfg(feature = "bytes")]
+    pub fn serialize_bytes<T: Serialize + ?Sized>(&self, value: &T) -> Result<bytes::Bytes> {
+        self.serialize(value).map(bytes::Bytes::from)
+    }
+
+    /// Appends the serialization of `value` to any `bytes::BufMut` (a `BytesMut`, a
+    /// `Vec<u8>`, a chain; feature `bytes`), in one `put_slice`. On error nothing is written.
+    ///
+    /// ```
+    /// use bytes::BufMut;
+    /// let fury = fury::Fury::default();
+    /// let mut frame = bytes::BytesMut::new();
+    /// frame.put_u32_le(0); // room for a length prefix
+    /// fury.serialize_to_buf(&vec![1i32, 2, 3], &mut frame).unwrap();
+    /// let body = &frame[4..];
+    /// assert_eq!(fury.deserialize::<Vec<i32>>(body).unwrap(), [1, 2, 3]);
+    /// ```
+    #[cfg(feature = "bytes")]
+    pub fn serialize_to_buf<T: Serialize + ?Sized, B: bytes::BufMut + ?Sized>(
+        &self,
+        value: &T,
+        buf: &mut B,
+    ) -> Result<()> {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.take();
+            scratch.clear();
+            let result = self.serialize_into(value, &mut scratch);
+            if result.is_ok() {
+                buf.put_slice(&scratch);
+            }
+            if scratch.capacity() <= SCRATCH_KEEP {
+                cell.set(scratch);
+            }
+            result
+        })
+    }
+
+    /// Deserializes a `T` from a `bytes::Bytes` holding exactly one stream (feature
+    /// `bytes`): as [`Fury::deserialize`], and `Bytes` values in `T` are slices of `input`
+    /// (they share its buffer) instead of copies.
+    #[cfg(feature = "bytes")]
+    pub fn deserialize_bytes<'de, T: Deserialize<'de>>(
+        &self,
+        input: &'de bytes::Bytes,
+    ) -> Result<T> {
+        let mut ctx = ReadContext::new(input, &self.registry, &self.typedef_cache, self.config);
+        ctx.set_source(input);
+        self.read_whole(&mut ctx)
+    }
+
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     #[inline]
     pub fn deserialize<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
@@ -374,3 +432,14 @@ fn oob_mismatch(header: u8) -> String {
         "out-of-band buffers were given for a stream whose header announces none".to_string()
     }
 }
+
+#[cfg(feature = "bytes")]
+thread_local! {
+    // The stream `serialize_to_buf` writes before its one `put_slice`, kept per thread so
+    // that steady traffic does not allocate it again.
+    static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Above this capacity the scratch vector is dropped instead of kept for the next call.
+#[cfg(feature = "bytes")]
+const SCRATCH_KEEP: usize = 1 << 20;

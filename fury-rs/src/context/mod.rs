@@ -89,4 +89,8 @@ pub struct ReadContext<'de, 'r> {
     /// The out-of-band buffers of a stream whose header announces them, and how many of them
     /// were taken; `None` for an in-band stream.
     oob: Option<(&'r [&'de [u8]], usize)>,
+    /// The `Bytes` the input is a view of (`Fury::deserialize_bytes`), so that `Bytes`
+    /// values can be slices of it.
+    #[cfg(feature = "bytes")]
+    source: Option<&'de bytes::Bytes>,
 }

@@ -24,6 +24,24 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             inline_len: 0,
             extra: None,
             oob: None,
+            #[cfg(feature = "bytes")]
+            source: None,
+        }
+    }
+
+    /// Notes that the input is the content of `source`.
+    #[cfg(feature = "bytes")]
+    pub(crate) fn set_source(&mut self, source: &'de bytes::Bytes) {
+        self.source = Some(source);
+    }
+
+    /// `part` (a slice of the input) as a slice of the input's `Bytes`, sharing it; a copy
+    /// if the input is not a `Bytes` or `part` lies elsewhere (an out-of-band buffer).
+    #[cfg(feature = "bytes")]
+    pub(crate) fn bytes_of(&self, part: &[u8]) -> bytes::Bytes {
+        match self.source {
+            Some(src) if !part.is_empty() && contains(src, part) => src.slice_ref(part),
+            _ => bytes::Bytes::copy_from_slice(part),
         }
     }
 
@@ -154,4 +172,12 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         let b = self.reader.u8()?;
         TypeId::parse(b).map_err(|k| Error::at(k, at))
     }
+}
+
+/// Whether `part` lies inside `whole`'s memory.
+#[cfg(feature = "bytes")]
+fn contains(whole: &[u8], part: &[u8]) -> bool {
+    let w = whole.as_ptr_range();
+    let p = part.as_ptr_range();
+    w.start <= p.start && p.end <= w.end
 }

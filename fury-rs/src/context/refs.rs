@@ -160,7 +160,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             .is_some_and(|e| std::mem::replace(&mut e.lone, false))
     }
 
-    /// Notes that `slot` holds a placeholder cell that `clear` can empty.
+    /// Notes that `slot` holds a placeholder cell that `empty_placeholder` can empty.
     pub(crate) fn note_placeholder(&mut self, slot: usize, clear: ClearCell) {
         self.extra
             .get_or_insert_with(take_read_extra)

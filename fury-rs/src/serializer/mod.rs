@@ -5,6 +5,8 @@
 //! can write the type info once for many elements and skip flags they do not need.
 
 pub(crate) mod array;
+#[cfg(feature = "bytes")]
+mod bytes_crate;
 mod collection;
 pub mod compatible;
 pub(crate) mod declared;
@@ -434,12 +436,12 @@ pub trait Deserialize<'de>: WireType + Sized {
     /// failed decode breaks the cycles it closed. Other types do nothing.
     #[doc(hidden)]
     #[inline]
-    fn clear(&self) {}
+    fn empty_placeholder(&self) {}
 
     /// Moves `from`'s content into this placeholder; gives `from` back if it cannot.
     #[doc(hidden)]
     #[inline]
-    fn fill(&self, from: Self) -> std::result::Result<(), Self> {
+    fn fill_placeholder(&self, from: Self) -> std::result::Result<(), Self> {
         Err(from)
     }
 

@@ -206,7 +206,7 @@ macro_rules! shared_pointer {
                     fn clear<'x, U: Deserialize<'x> $($bound)*>(s: &RefSlot) {
                         if let RefSlot::$slot(any) = s {
                             if let Some(cell) = any.downcast_ref::<U>() {
-                                cell.clear();
+                                cell.empty_placeholder();
                             }
                         }
                     }
@@ -223,7 +223,7 @@ macro_rules! shared_pointer {
                 // If that cannot be done, keep the fresh allocation: inner references then
                 // point at the placeholder, but no content is lost.
                 let fresh = match (placeholder, $ptr::try_unwrap(self)) {
-                    (Some(p), Ok(content)) => match (*p).fill(content) {
+                    (Some(p), Ok(content)) => match (*p).fill_placeholder(content) {
                         Ok(()) => return p,
                         Err(content) => $ptr::new(content),
                     },
@@ -311,7 +311,7 @@ macro_rules! cell {
                 T::missing().map($new)
             }
 
-            fn clear(&self) {
+            fn empty_placeholder(&self) {
                 let Some(fresh) = T::missing() else { return };
                 let old = match self.$borrow_mut() {
                     Ok(mut slot) => std::mem::replace(&mut *slot, fresh),
@@ -321,7 +321,7 @@ macro_rules! cell {
                 drop(old);
             }
 
-            fn fill(&self, from: Self) -> std::result::Result<(), Self> {
+            fn fill_placeholder(&self, from: Self) -> std::result::Result<(), Self> {
                 match self.$borrow_mut() {
                     Ok(mut slot) => {
                         *slot = $into(from);
