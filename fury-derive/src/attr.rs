@@ -79,6 +79,8 @@ pub struct FieldAttrs {
 /// `#[fury(...)]` on an enum variant.
 pub struct VariantAttrs {
     pub id: Attr<u32>,
+    /// `#[fury(unknown)]`: the union variant that keeps unknown cases.
+    pub unknown: Attr<()>,
 }
 
 /// Calls `f` for each item of every `#[fury(...)]` attribute.
@@ -229,14 +231,19 @@ impl VariantAttrs {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = VariantAttrs {
             id: Attr::none("id"),
+            unknown: Attr::none("unknown"),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
             match key(meta).as_str() {
                 // #[fury(id = 5)]
                 "id" => out.id.set(cx, sp, u32_value(meta)?),
+                // #[fury(unknown)]
+                "unknown" => out.unknown.set(cx, sp, ()),
                 _ => {
-                    return Err(meta.error("unknown fury attribute on a variant: expected `id = N`"))
+                    return Err(meta.error(
+                        "unknown fury attribute on a variant: expected `id = N` or `unknown`",
+                    ))
                 }
             }
             Ok(())

@@ -23,14 +23,12 @@ pub fn check(cx: &Ctxt, cont: &Container) {
             if let Some(sp) = a.transparent.span() {
                 cx.error_at(sp, "`transparent` applies to structs with one field");
             }
+            if crate::unions::is_union(variants) {
+                check_union(cx, cont, variants);
+                return;
+            }
             let mut ids = HashMap::new();
             for (i, v) in variants.iter().enumerate() {
-                if !v.original.fields.is_empty() {
-                    cx.error_spanned_by(
-                        v.ident,
-                        "#[derive(FuryObject)] supports enums whose variants have no fields",
-                    );
-                }
                 let id = v.attrs.id.get().copied().unwrap_or(i as u32);
                 if let Some(prev) = ids.insert(id, v.ident.to_string()) {
                     cx.error_spanned_by(
@@ -146,6 +144,50 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                     }
                 }
             }
+        }
+    }
+}
+
+/// An enum with data is a union: each variant is unit or holds one unnamed value, at most
+/// one is `#[fury(unknown)]` (holding a `fury::UnknownCase`), and case ids are distinct.
+fn check_union(cx: &Ctxt, cont: &Container, variants: &[crate::ast::Variant]) {
+    if cont.generics.type_params().next().is_some() {
+        cx.error_spanned_by(
+            cont.ident,
+            "a union (an enum with data) cannot have type parameters yet",
+        );
+    }
+    let mut unknown = None;
+    for v in variants {
+        let fields = &v.original.fields;
+        let one_unnamed = matches!(fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1);
+        if !fields.is_empty() && !one_unnamed {
+            cx.error_spanned_by(
+                v.original,
+                "a union carries one value per case: write the variant as `Case(T)` (a struct \
+                 or tuple for several values) or as a unit variant",
+            );
+        }
+        if let Some(sp) = v.attrs.unknown.span() {
+            if !one_unnamed {
+                cx.error_at(sp, "the `unknown` variant holds one `fury::UnknownCase`");
+            }
+            if v.attrs.id.is_set() {
+                cx.error_at(sp, "the `unknown` variant has no case id of its own");
+            }
+            if let Some(prev) = unknown.replace(v.ident.to_string()) {
+                cx.error_at(sp, format!("`{prev}` is already the `unknown` variant"));
+            }
+        }
+    }
+    let mut ids = HashMap::new();
+    for (v, id) in variants.iter().zip(crate::unions::case_ids(variants)) {
+        let Some(id) = id else { continue };
+        if let Some(prev) = ids.insert(id, v.ident.to_string()) {
+            cx.error_spanned_by(
+                v.original,
+                format!("duplicate union case id {id}: already used by `{prev}`"),
+            );
         }
     }
 }

@@ -18,6 +18,7 @@ mod ctxt;
 mod enums;
 mod fields;
 mod structs;
+mod unions;
 
 // The runtime's wire-type table and snake_case, shared as source (one copy of each).
 #[path = "../../fury-rs/src/types/snake.rs"]
@@ -47,6 +48,7 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     check::check(&cx, &cont);
     let out = match &cont.data {
         ast::Data::Struct(style, fields) => structs::derive(&cx, &cont, *style, fields),
+        ast::Data::Enum(variants) if unions::is_union(variants) => unions::derive(&cont, variants),
         ast::Data::Enum(variants) => enums::derive(&cont, variants),
     };
     cx.check()?;

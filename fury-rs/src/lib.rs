@@ -67,7 +67,7 @@ pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
     ArrayView, Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged,
-    UInt8Array, WireType,
+    UInt8Array, UnknownCase, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
@@ -98,6 +98,10 @@ pub mod __private {
         struct_read_data, struct_read_root, struct_read_run, struct_read_typed, struct_write_data,
         struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
         write_user_type_info, SchemaHash, StructBody, StructRead,
+    };
+    pub use crate::serializer::union::{
+        bad_union_case, read_union_case, read_union_case_id, read_union_unit, read_union_unknown,
+        write_union_case, write_union_unit, write_union_unknown,
     };
     pub use crate::serializer::{BorrowCow, CowRead};
 

@@ -14,6 +14,8 @@ pub enum UserKind {
     Struct,
     /// A unit-only enum.
     Enum,
+    /// A tagged union (an enum whose variants are unit or hold one value).
+    Union,
 }
 
 impl UserKind {
@@ -22,6 +24,7 @@ impl UserKind {
         match self {
             UserKind::Struct => TypeId::Struct,
             UserKind::Enum => TypeId::Enum,
+            UserKind::Union => TypeId::TypedUnion,
         }
     }
 
@@ -30,6 +33,7 @@ impl UserKind {
         match self {
             UserKind::Struct => TypeId::NamedStruct,
             UserKind::Enum => TypeId::NamedEnum,
+            UserKind::Union => TypeId::NamedUnion,
         }
     }
 }
@@ -216,6 +220,16 @@ impl TypeEntry {
                 return Err(Error::new(ErrorKind::Invalid {
                     what: format!(
                         "{}: an enum registered by id has no TypeDef",
+                        self.rust_name
+                    ),
+                }))
+            }
+            // pyfory 1.7.7 cannot write a name-registered union in compatible mode, so there
+            // are no peer bytes to follow for its TypeDef yet.
+            (UserKind::Union, _) => {
+                return Err(Error::new(ErrorKind::Unsupported {
+                    what: format!(
+                        "{}: a union registered by name in compatible mode (register it by id)",
                         self.rust_name
                     ),
                 }))

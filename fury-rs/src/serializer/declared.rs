@@ -123,6 +123,7 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
                 Ok(D::map(pairs))
             }
             Some(TypeId::Enum | TypeId::NamedEnum) => Ok(D::variant(ctx.reader.var_u32()?)),
+            Some(TypeId::Union) => D::read_typed(ctx, TypeId::Union),
             Some(
                 TypeId::Struct
                 | TypeId::NamedStruct

@@ -19,6 +19,7 @@ mod skip;
 mod std_types;
 mod string;
 mod temporal;
+pub(crate) mod union;
 mod wrapper;
 
 pub use array::{ArrayView, UInt8Array};
@@ -26,6 +27,7 @@ pub use collection::{read_elements, write_elements, ItemReader, List, Typed};
 pub use map::{read_map, write_map};
 pub use object::FuryObject;
 pub use std_types::{BorrowCow, CowRead};
+pub use union::UnknownCase;
 pub use wrapper::{Fixed, Tagged};
 
 use crate::context::{ReadContext, WriteContext};

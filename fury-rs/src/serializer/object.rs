@@ -74,6 +74,32 @@ use crate::types::{RefFlag, TypeId};
 ///
 /// On an enum variant: `#[fury(id = N)]`, the variant id (default: its position from 0).
 ///
+/// An enum whose variants are unit or hold one value (`Dog(Dog)`, `Label(String)`, `Empty`)
+/// is a tagged union, as pyfory's `Union` and Fory's IDL `union`: TYPED_UNION (by id) or
+/// NAMED_UNION (by name, same-schema mode only), then the case id and the case value; an
+/// empty case is a null. `#[fury(id = K)]` on a variant is its case id (default: its
+/// position among the cases, from 1); a variant `#[fury(unknown)] Other(fury::UnknownCase)`
+/// keeps cases this side does not know (without one they are an error). A variant with
+/// several values is a compile error: a case carries one value (make it a struct).
+///
+/// ```
+/// #[derive(fury::FuryObject, Debug, PartialEq)]
+/// #[fury(id = 301)]
+/// struct Dog { name: String }
+///
+/// #[derive(fury::FuryObject, Debug, PartialEq)]
+/// #[fury(id = 300)]
+/// enum Animal { Dog(Dog), Label(String), Empty }
+///
+/// let mut fury = fury::Fury::builder().compatible(false).build();
+/// fury.register::<Dog>().unwrap();
+/// fury.register::<Animal>().unwrap();
+/// // pyfory 1.7.7's bytes for Animal(case 2, "hi") (conformance/vectors_union has more)
+/// let bytes = [0x01, 0xff, 0x22, 0xac, 0x02, 0x02, 0xff, 0x15, 0x08, 0x68, 0x69];
+/// assert_eq!(fury.deserialize::<Animal>(&bytes).unwrap(), Animal::Label("hi".into()));
+/// assert_eq!(fury.serialize(&Animal::Label("hi".into())).unwrap(), bytes);
+/// ```
+///
 /// Setting an attribute twice, or two that contradict each other (`skip` with anything
 /// else, `with` with `encoding`), is a compile error at the attribute; every error of a
 /// derive is reported at once.
@@ -144,7 +170,7 @@ pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()>
         }
         // An id registration outside compatible mode (and any enum by id): prepared bytes.
         if let Some((word, n)) = entry.id_info {
-            if !ctx.compatible() || T::KIND == UserKind::Enum {
+            if !ctx.compatible() || T::KIND != UserKind::Struct {
                 ctx.writer.word_prefix(word, usize::from(n));
                 return Ok(());
             }
@@ -158,16 +184,13 @@ pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()>
 fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
     let entry = ctx.registry().entry::<T>()?;
     let compatible = ctx.compatible();
-    let shared = match (T::KIND, &entry.registration) {
-        (UserKind::Struct, _) => compatible,
-        (UserKind::Enum, Registration::Name { .. }) => compatible,
-        (UserKind::Enum, Registration::Id(_)) => false,
-    };
     let named = matches!(entry.registration, Registration::Name { .. });
-    let kind = match (T::KIND, &entry.registration) {
+    // Structs share a TypeDef in compatible mode; enums and unions only when named.
+    let shared = compatible && (T::KIND == UserKind::Struct || named);
+    let kind = match (T::KIND, named) {
         (UserKind::Struct, _) => struct_kind_of(named, compatible),
-        (UserKind::Enum, Registration::Id(_)) => TypeId::Enum,
-        (UserKind::Enum, Registration::Name { .. }) => TypeId::NamedEnum,
+        (kind, false) => kind.id_kind(),
+        (kind, true) => kind.named_kind(),
     };
     if shared {
         return write_shared_type_info(ctx, entry, kind);
@@ -266,13 +289,13 @@ pub fn read_user_type_info<'de, T: FuryObject>(
         )
     };
     let shared = matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
-        || (id == TypeId::NamedEnum && ctx.compatible());
+        || (matches!(id, TypeId::NamedEnum | TypeId::NamedUnion) && ctx.compatible());
     if shared {
         let expect_kind = match T::KIND {
             UserKind::Struct => {
                 matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
             }
-            UserKind::Enum => id == TypeId::NamedEnum,
+            kind => id == kind.named_kind(),
         };
         if !expect_kind {
             return Err(mismatch(id.name().to_string()));

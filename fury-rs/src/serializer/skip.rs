@@ -54,6 +54,12 @@ impl<'de> Deserialize<'de> for Skipped {
             TypeId::Enum | TypeId::NamedEnum => {
                 ctx.reader.var_u32()?;
             }
+            TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
+                ctx.reader.var_u32()?;
+                if !ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
+                    super::union::read_union_case::<Skipped>(ctx)?;
+                }
+            }
             TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
                 let key = std::any::TypeId::of::<Skipped>();
                 let def = current_body_typedef(ctx, key)?;

@@ -82,6 +82,7 @@ impl Serialize for Value {
                 v.visit_buffers(out);
             }),
             Value::Struct(s) => s.fields.iter().for_each(|(_, v)| v.visit_buffers(out)),
+            Value::Union(_, v) => v.visit_buffers(out),
             _ => {}
         }
     }
@@ -203,9 +204,9 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
                 what: "a Value::Ref outside a position that carries reference flags".to_string(),
             }))
         }
-        Value::Enum(_) | Value::Struct(_) => {
+        Value::Enum(_) | Value::Struct(_) | Value::Union(..) => {
             return Err(crate::Error::new(ErrorKind::Unsupported {
-                what: "writing an enum or struct known only as a dynamic Value".to_string(),
+                what: "writing an enum, struct or union known only as a dynamic Value".to_string(),
             }))
         }
         Value::BoolArray(a) => write_dense(a, ctx)?,
@@ -248,6 +249,15 @@ impl<'de> Deserialize<'de> for Value {
         // As for writing: containers here, leaves in their own frame.
         match id {
             TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
+            TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
+                let case = ctx.reader.var_u32()?;
+                let value = if ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
+                    Value::Null
+                } else {
+                    crate::serializer::union::read_union_case::<Value>(ctx)?
+                };
+                Ok(Value::Union(case, Box::new(value)))
+            }
             TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
                 let key = std::any::TypeId::of::<Value>();
                 let def = current_body_typedef(ctx, key)?;

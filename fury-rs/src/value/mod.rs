@@ -110,6 +110,9 @@ pub enum Value {
     Enum(u32),
     /// A struct decoded from its TypeDef (compatible mode) without a local type.
     Struct(StructValue),
+    /// A union value decoded without the union's type: its case id and case value
+    /// (`Value::Null` for an empty case).
+    Union(u32, Box<Value>),
     /// A back reference (reference tracking) to the value that took reference id `.0`:
     /// ids count the values flagged REF_VALUE, in stream order, from 0. Kept as a reference
     /// rather than a copy, so shared and cyclic graphs decode in bounded memory.
@@ -180,6 +183,7 @@ impl Value {
             Value::Enum(_) => TypeId::Enum,
             Value::Ref(_) => TypeId::Unknown,
             Value::Struct(_) => TypeId::NamedCompatibleStruct,
+            Value::Union(..) => TypeId::TypedUnion,
         }
     }
 
@@ -227,6 +231,7 @@ impl Value {
             (List(a), List(b)) | (Set(a), Set(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.bitwise_eq(y))
             }
+            (Union(c1, v1), Union(c2, v2)) => c1 == c2 && v1.bitwise_eq(v2),
             (Struct(a), Struct(b)) => {
                 a.type_name == b.type_name
                     && a.fields.len() == b.fields.len()

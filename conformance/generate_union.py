@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Write the union vectors (conformance/vectors_union/union.json).
+
+pyfory 1.7.7 writes a tagged union (a ``pyfory.union.Union`` subclass
+registered with ``register_union`` and a ``UnionSerializer``, the shape the
+IDL compiler ``foryc`` 1.7.7 generates for Python) as:
+
+* type info TYPED_UNION (34) and the user type id (or NAMED_UNION (35) and
+  the names, outside compatible mode), where a type is written;
+* the case id (varuint32);
+* the case value as a whole value: a flag, its type info and its payload
+  (the NULL flag alone for an empty case).
+
+A union *field* is declared UNION (33) in a TypeDef and has no type info.
+
+The types below follow what foryc generates for this IDL::
+
+    message Dog [id=301] { string name = 1; int32 age = 2; }
+    message Cat [id=302] { string name = 1; int32 lives = 2; }
+    union Animal [id=300] { Dog dog = 1; Cat cat = 2; string label = 3; string nothing = 4; }
+    message Zoo [id=303] { Animal star = 1; list<Animal> animals = 2; optional Animal maybe = 3; }
+
+(case 4 is written with no value: an empty case).  Each vector is confirmed
+before it is stored: pyfory reads its bytes back to a value equal to the
+input.  ``value`` is the input in a plain JSON form: a union is
+``{"case": id, "value": ...}``, a struct an object of its fields, None null.
+
+Usage:
+    python conformance/generate_union.py            # (re)write the file
+    python conformance/generate_union.py --check    # compare with the file on disk
+    python conformance/generate_union.py --check-peer FILE
+        # pyfory reads another writer's streams ({"name", "hex"} list) to the values
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from typing import List, Optional
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vectorlib as VL  # noqa: E402
+
+OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_union", "union.json")
+GROUP = "union"
+
+
+def classes():
+    """The Python types, as foryc 1.7.7 would generate them (written out by hand)."""
+    import pyfory
+    from pyfory.union import Union, UnionSerializer
+
+    @dataclasses.dataclass
+    class Dog:
+        name: str = pyfory.field(id=1, default="")
+        age: pyfory.Int32 = pyfory.field(id=2, default=0)
+
+    @dataclasses.dataclass
+    class Cat:
+        name: str = pyfory.field(id=1, default="")
+        lives: pyfory.Int32 = pyfory.field(id=2, default=0)
+
+    class Animal(Union):
+        CASES = {1: Dog, 2: Cat, 3: str, 4: str}
+
+        @classmethod
+        def _from_case_id(cls, case_id, value):
+            return cls(case_id, value)
+
+        def __eq__(self, other):
+            return isinstance(other, Animal) and (self.case_id(), self.value()) == (other.case_id(), other.value())
+
+    class AnimalSerializer(UnionSerializer):
+        def __init__(self, type_resolver):
+            super().__init__(type_resolver, Animal, dict(Animal.CASES))
+
+    @dataclasses.dataclass
+    class Zoo:
+        star: Animal = pyfory.field(id=1, default=None)
+        animals: List[Animal] = pyfory.field(id=2, default_factory=list)
+        maybe: Optional[Animal] = pyfory.field(id=3, default=None, nullable=True)
+
+    return {"Dog": Dog, "Cat": Cat, "Animal": Animal, "AnimalSerializer": AnimalSerializer, "Zoo": Zoo}
+
+
+def make_fory(settings, c, named=False):
+    import pyfory
+
+    f = pyfory.Fory(xlang=True, ref=settings["ref"], compatible=settings["compatible"])
+    if named:
+        f.register_union(c["Animal"], name="demo.Animal", serializer=c["AnimalSerializer"](f.type_resolver))
+    else:
+        f.register_union(c["Animal"], type_id=300, serializer=c["AnimalSerializer"](f.type_resolver))
+    f.register_type(c["Dog"], type_id=301)
+    f.register_type(c["Cat"], type_id=302)
+    f.register_type(c["Zoo"], type_id=303)
+    return f
+
+
+SAME = {"xlang": True, "ref": False, "compatible": False}
+COMPAT = {"xlang": True, "ref": False, "compatible": True}
+REFS = {"xlang": True, "ref": True, "compatible": False}
+
+# (name, settings, registered by name, root type, python expression)
+CASES = [
+    ("union/same_schema/root/dog", SAME, False, "Animal", 'Animal(1, Dog("rex", 3))'),
+    ("union/same_schema/root/cat", SAME, False, "Animal", 'Animal(2, Cat("tom", 9))'),
+    ("union/same_schema/root/label", SAME, False, "Animal", 'Animal(3, "hi")'),
+    ("union/same_schema/root/empty", SAME, False, "Animal", "Animal(4, None)"),
+    ("union/same_schema/zoo", SAME, False, "Zoo",
+     'Zoo(Animal(2, Cat("tom", 9)), [Animal(3, "a"), Animal(1, Dog("b", 1)), Animal(4, None)], Animal(3, "m"))'),
+    ("union/same_schema/zoo_maybe_null", SAME, False, "Zoo", 'Zoo(Animal(3, "x"), [], None)'),
+    ("union/same_schema/named_root", SAME, True, "Animal", 'Animal(3, "hi")'),
+    ("union/same_schema/list_of_unions", SAME, False, "list<Animal>", '[Animal(3, "a"), Animal(1, Dog("d", 2))]'),
+    ("union/compatible/root/dog", COMPAT, False, "Animal", 'Animal(1, Dog("rex", 3))'),
+    ("union/compatible/root/label", COMPAT, False, "Animal", 'Animal(3, "hi")'),
+    ("union/compatible/zoo", COMPAT, False, "Zoo",
+     'Zoo(Animal(2, Cat("tom", 9)), [Animal(3, "a"), Animal(1, Dog("b", 1)), Animal(4, None)], Animal(3, "m"))'),
+    ("union/refs/zoo", REFS, False, "Zoo", 'Zoo(Animal(1, Dog("rex", 3)), [Animal(3, "a")], None)'),
+]
+
+
+def plain(v):
+    """A Python value in the vectors' JSON form."""
+    from pyfory.union import Union
+
+    if isinstance(v, Union):
+        return {"case": v.case_id(), "value": plain(v.value())}
+    if dataclasses.is_dataclass(v):
+        return {f.name: plain(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    return v
+
+
+def document():
+    VL.require_pyfory()
+    c = classes()
+    vectors = []
+    for name, settings, named, root, python in CASES:
+        fory = make_fory(settings, c, named)
+        value = eval(python, dict(c))  # noqa: S307 - the expressions above
+        data = fory.serialize(value)
+        back = fory.deserialize(data)
+        if plain(back) != plain(value):
+            sys.exit("generate_union.py: {}: pyfory reads back {} for {}".format(name, plain(back), plain(value)))
+        vectors.append({"name": name, "python": python, "settings": settings, "registered_by_name": named,
+                        "schema": root, "value": plain(value), "hex": bytes(data).hex(), "writer_same": True})
+    return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": GROUP, "vectors": vectors}
+
+
+def check_peer(path):
+    with open(OUT, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    c = classes()
+    by_name = {v["name"]: v for v in doc["vectors"]}
+    with open(path, encoding="utf-8") as fh:
+        written = json.load(fh)
+    failures, seen = [], set()
+    for w in written:
+        vec = by_name.get(w["name"])
+        if vec is None:
+            failures.append("{}: not a vector".format(w["name"]))
+            continue
+        seen.add(w["name"])
+        fory = make_fory(vec["settings"], c, vec["registered_by_name"])
+        try:
+            got = plain(fory.deserialize(bytes.fromhex(w["hex"])))
+        except Exception as exc:  # noqa: BLE001
+            failures.append("{}: pyfory could not read it: {!r}".format(w["name"], exc))
+            continue
+        if got != vec["value"]:
+            failures.append("{}: pyfory read {}, expected {}".format(w["name"], got, vec["value"]))
+    missing = sorted(set(by_name) - seen)
+    if missing:
+        failures.append("no bytes for: " + ", ".join(missing))
+    for f in failures:
+        print("FAIL", f)
+    print("{} of {} union vectors read by pyfory {}".format(len(seen) - len(failures), len(by_name), VL.PYFORY_VERSION))
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--check-peer", metavar="FILE")
+    args = ap.parse_args()
+    if args.check_peer:
+        return check_peer(args.check_peer)
+    text = json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
+    if args.check:
+        with open(OUT, encoding="utf-8") as fh:
+            if fh.read() != text:
+                print("generate_union.py: {} is not what pinned pyfory writes; rerun without --check".format(OUT))
+                return 1
+        print("generate_union.py: {} is current".format(os.path.relpath(OUT)))
+        return 0
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print("wrote {} vectors to {}".format(len(CASES), os.path.relpath(OUT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

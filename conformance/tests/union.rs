@@ -1,0 +1,302 @@
+//! Tagged unions (conformance/vectors_union, written by pyfory 1.7.7 with `register_union`
+//! and a `UnionSerializer`, the shape `foryc` generates): fury-rs reads each vector into its
+//! Rust mirror, compares it with the vector's value, and writes pyfory's bytes back. The
+//! bytes fury-rs writes go to target/conformance/fury-rs-union.json, which
+//! `generate_union.py --check-peer` has pyfory read (scripts/test-all.sh).
+
+use fury::{Fury, FuryObject};
+use serde_json::{json, Value as Json};
+use std::path::Path;
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 301)]
+struct Dog {
+    #[fury(id = 1)]
+    name: String,
+    #[fury(id = 2)]
+    age: i32,
+}
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 302)]
+struct Cat {
+    #[fury(id = 1)]
+    name: String,
+    #[fury(id = 2)]
+    lives: i32,
+}
+
+/// Cases 1 to 4 by position; case 4 is empty.
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 300)]
+enum Animal {
+    Dog(Dog),
+    Cat(Cat),
+    Label(String),
+    Nothing,
+}
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "demo", name = "Animal")]
+enum NamedAnimal {
+    #[fury(id = 1)]
+    Dog(Dog),
+    #[fury(id = 3)]
+    Label(String),
+}
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 303)]
+struct Zoo {
+    #[fury(id = 1)]
+    star: Animal,
+    #[fury(id = 2)]
+    animals: Vec<Animal>,
+    #[fury(id = 3)]
+    maybe: Option<Animal>,
+}
+
+/// A reader that knows only the first case and keeps the others.
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 300)]
+enum FewAnimals {
+    #[fury(unknown)]
+    Other(fury::UnknownCase),
+    Dog(Dog),
+}
+
+/// A reader with no unknown variant.
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 300)]
+enum OnlyDogs {
+    Dog(Dog),
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+fn str_of(v: &Json) -> String {
+    v.as_str().unwrap().to_string()
+}
+
+fn int_of(v: &Json) -> i32 {
+    i32::try_from(v.as_i64().unwrap()).unwrap()
+}
+
+fn animal(v: &Json) -> Animal {
+    let x = &v["value"];
+    match v["case"].as_u64().unwrap() {
+        1 => Animal::Dog(Dog {
+            name: str_of(&x["name"]),
+            age: int_of(&x["age"]),
+        }),
+        2 => Animal::Cat(Cat {
+            name: str_of(&x["name"]),
+            lives: int_of(&x["lives"]),
+        }),
+        3 => Animal::Label(str_of(x)),
+        4 => Animal::Nothing,
+        c => panic!("case {c}"),
+    }
+}
+
+fn zoo(v: &Json) -> Zoo {
+    Zoo {
+        star: animal(&v["star"]),
+        animals: v["animals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(animal)
+            .collect(),
+        maybe: (!v["maybe"].is_null()).then(|| animal(&v["maybe"])),
+    }
+}
+
+fn fury_for(settings: &Json) -> Fury {
+    let mut fury = Fury::builder()
+        .ref_tracking(settings["ref"].as_bool().unwrap())
+        .compatible(settings["compatible"].as_bool().unwrap())
+        .build();
+    fury.register::<Dog>().unwrap();
+    fury.register::<Cat>().unwrap();
+    fury.register::<Zoo>().unwrap();
+    fury
+}
+
+fn round_trip<T>(fury: &Fury, bytes: &[u8], want: &T) -> Result<Vec<u8>, String>
+where
+    T: fury::Serialize + fury::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    let got: T = fury
+        .deserialize(bytes)
+        .map_err(|e| format!("decode: {e}"))?;
+    if &got != want {
+        return Err(format!("decoded {got:?}, expected {want:?}"));
+    }
+    fury.serialize(&got).map_err(|e| format!("encode: {e}"))
+}
+
+fn check(v: &Json) -> Result<Vec<u8>, String> {
+    let bytes = unhex(v["hex"].as_str().unwrap());
+    let mut fury = fury_for(&v["settings"]);
+    let value = &v["value"];
+    match v["schema"].as_str().unwrap() {
+        "Animal" if v["registered_by_name"].as_bool().unwrap() => {
+            fury.register::<NamedAnimal>().unwrap();
+            let want = match animal(value) {
+                Animal::Label(s) => NamedAnimal::Label(s),
+                Animal::Dog(d) => NamedAnimal::Dog(d),
+                other => panic!("{other:?}"),
+            };
+            round_trip(&fury, &bytes, &want)
+        }
+        "Animal" => {
+            fury.register::<Animal>().unwrap();
+            round_trip(&fury, &bytes, &animal(value))
+        }
+        "Zoo" => {
+            fury.register::<Animal>().unwrap();
+            round_trip(&fury, &bytes, &zoo(value))
+        }
+        "list<Animal>" => {
+            fury.register::<Animal>().unwrap();
+            let want: Vec<Animal> = value.as_array().unwrap().iter().map(animal).collect();
+            round_trip(&fury, &bytes, &want)
+        }
+        other => Err(format!("no mirror for {other}")),
+    }
+}
+
+fn vectors() -> Vec<Json> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_union/union.json");
+    let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    doc["vectors"].as_array().unwrap().clone()
+}
+
+#[test]
+fn pyfory_union_vectors_read_and_write_back_byte_for_byte() {
+    let vectors = vectors();
+    assert!(vectors.len() >= 12);
+    let mut failures = Vec::new();
+    let mut written = Vec::new();
+    for v in &vectors {
+        let name = v["name"].as_str().unwrap();
+        match check(v) {
+            Ok(ours) => {
+                let hex = fury_conformance::hex_encode(&ours);
+                if hex != v["hex"].as_str().unwrap() {
+                    failures.push(format!("{name}: wrote {hex}, pyfory wrote {}", v["hex"]));
+                }
+                written.push(json!({"name": name, "hex": hex}));
+            }
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    let out =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-union.json");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn vector(name: &str) -> (Json, Vec<u8>) {
+    let v = vectors().into_iter().find(|v| v["name"] == name).unwrap();
+    let bytes = unhex(v["hex"].as_str().unwrap());
+    (v, bytes)
+}
+
+#[test]
+fn unknown_cases_are_kept_or_named_in_the_error() {
+    let (v, label) = vector("union/same_schema/root/label");
+    let mut fury = fury_for(&v["settings"]);
+    fury.register::<FewAnimals>().unwrap();
+    let few: FewAnimals = fury.deserialize(&label).unwrap();
+    assert_eq!(
+        few,
+        FewAnimals::Other(fury::UnknownCase {
+            case_id: 3,
+            value: fury::Value::String("hi".into())
+        })
+    );
+    // Kept as it came: written back, pyfory's bytes.
+    assert_eq!(fury.serialize(&few).unwrap(), label);
+    let (_, cat) = vector("union/same_schema/root/cat");
+    let mut only = fury_for(&v["settings"]);
+    only.register::<OnlyDogs>().unwrap();
+    let e = only.deserialize::<OnlyDogs>(&cat).unwrap_err();
+    assert!(e.to_string().contains("union case id 2"), "{e}");
+    assert!(e.to_string().contains("offset 5"), "{e}");
+}
+
+#[test]
+fn the_official_crates_00_flag_before_a_case_value_is_read() {
+    // union/same_schema/root/dog with the case value's flag ff replaced by 00, as the
+    // official crate writes it (DISAGREEMENTS.md).
+    let (v, mut dog) = vector("union/same_schema/root/dog");
+    assert_eq!(dog[6], 0xff);
+    dog[6] = 0x00;
+    let mut fury = fury_for(&v["settings"]);
+    fury.register::<Animal>().unwrap();
+    let a: Animal = fury.deserialize(&dog).unwrap();
+    assert_eq!(a, animal(&v["value"]));
+    // The official crate's own bytes for the same value (benches/examples/fory_union.rs;
+    // it also writes "rex" with the UTF-8 flag, 0e), in both modes.
+    for (compatible, hex) in [
+        (false, "01ff22ac0201001bad0262326ffa060e726578"),
+        (
+            true,
+            "01ff22ac0201001c0007307be6cb27c733c2ad02c805c415060e726578",
+        ),
+    ] {
+        let mut fury = fury_for(&json!({"ref": false, "compatible": compatible}));
+        fury.register::<Animal>().unwrap();
+        let a: Animal = fury.deserialize(&unhex(hex)).unwrap();
+        assert_eq!(a, animal(&v["value"]), "compatible={compatible}");
+    }
+}
+
+#[test]
+fn hostile_union_bytes_are_errors() {
+    for v in vectors() {
+        let bytes = unhex(v["hex"].as_str().unwrap());
+        let mut fury = fury_for(&v["settings"]);
+        fury.register::<Animal>().unwrap();
+        fury.register::<NamedAnimal>().unwrap();
+        let read = |b: &[u8]| match v["schema"].as_str().unwrap() {
+            "Animal" if v["registered_by_name"].as_bool().unwrap() => {
+                fury.deserialize::<NamedAnimal>(b).map(drop)
+            }
+            "Animal" => fury.deserialize::<Animal>(b).map(drop),
+            "Zoo" => fury.deserialize::<Zoo>(b).map(drop),
+            _ => fury.deserialize::<Vec<Animal>>(b).map(drop),
+        };
+        assert!(read(&bytes).is_ok(), "{}", v["name"]);
+        for n in 0..bytes.len() {
+            assert!(read(&bytes[..n]).is_err(), "{}: prefix {n}", v["name"]);
+        }
+        for i in 0..bytes.len() {
+            for b in [0x00, 0x05, 0x7f, 0xfd, 0xff] {
+                let mut m = bytes.clone();
+                m[i] = b;
+                let _ = read(&m);
+            }
+        }
+    }
+    // Case ids past the declared cases; dynamic reading of a union as a Value.
+    let fury = Fury::default();
+    let mut with_animal = Fury::builder().compatible(false).build();
+    with_animal.register::<Animal>().unwrap();
+    let big_case = unhex("01ff22ac02ffffffff0ffd");
+    assert!(with_animal.deserialize::<Animal>(&big_case).is_err());
+    let v: fury::Value = fury.deserialize(&unhex("01ff22ac0203ff15086869")).unwrap();
+    assert_eq!(
+        v,
+        fury::Value::Union(3, Box::new(fury::Value::String("hi".into())))
+    );
+    assert!(fury.serialize(&v).is_err());
+}

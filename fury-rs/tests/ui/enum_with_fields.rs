@@ -1,9 +1,0 @@
-use fury::FuryObject;
-
-#[derive(FuryObject)]
-enum E {
-    A,
-    B(i32),
-}
-
-fn main() {}
