@@ -50,6 +50,9 @@ echo "== pyfory 1.7.7 reads the out-of-band streams and buffers fury-rs wrote (w
 echo "== pyfory 1.7.7 reads the unions fury-rs wrote (written by cargo test)"
 "$venv/bin/python" conformance/generate_union.py --check-peer target/conformance/fury-rs-union.json
 
+echo "== pyfory 1.7.7 reads the decimals fury-rs wrote (written by cargo test)"
+"$venv/bin/python" conformance/generate_decimal.py --check-peer target/conformance/fury-rs-decimal.json
+
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 cargo bench --quiet -p fury-benches --no-run
 cargo run --quiet --release -p fury-benches --bin report -- --smoke
@@ -62,4 +65,5 @@ echo "== the committed vectors are what pinned pyfory writes, and the Rust mirro
 "$venv/bin/python" conformance/generate_refs.py --check
 "$venv/bin/python" conformance/generate_oob.py --check
 "$venv/bin/python" conformance/generate_union.py --check
+"$venv/bin/python" conformance/generate_decimal.py --check
 "$venv/bin/python" conformance/gen_rust_mirrors.py --check

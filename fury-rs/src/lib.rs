@@ -47,6 +47,7 @@
 mod buffer;
 mod config;
 mod context;
+mod decimal;
 mod error;
 mod float16;
 mod fury;
@@ -61,6 +62,7 @@ pub use crate::buffer::{Reader, Writer};
 pub use crate::context::{ReadContext, WriteContext};
 
 pub use crate::config::{Config, DEFAULT_MAX_DEPTH};
+pub use crate::decimal::{Decimal, ParseDecimalError};
 pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};

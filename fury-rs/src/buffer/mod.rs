@@ -20,6 +20,7 @@ pub use text::{ascii_to_string, utf8_to_string};
 pub(crate) use utf8::is_utf8;
 #[cfg(test)]
 pub(crate) use writer::var_u32_len;
+pub(crate) use writer::zigzag64;
 pub use writer::{encode_var_u64, Writer, MAX_VARINT64_LEN};
 
 #[cfg(test)]

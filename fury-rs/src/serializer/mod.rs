@@ -9,6 +9,7 @@ pub(crate) mod array;
 mod bytes_crate;
 mod collection;
 pub mod compatible;
+mod decimal;
 pub(crate) mod declared;
 pub(crate) mod layout;
 mod map;

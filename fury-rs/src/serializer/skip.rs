@@ -138,6 +138,9 @@ fn skip_leaf(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
         TypeId::Date => {
             crate::Date::read_data(ctx)?;
         }
+        TypeId::Decimal => {
+            crate::Decimal::read_data(ctx)?;
+        }
         _ => match wire_type(id as u8) {
             // Fixed-size scalars.
             Some(row) if row.size > 0 && !row.compressed => {

@@ -198,6 +198,7 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         Value::Duration(d) => d.write_data(ctx)?,
         Value::Timestamp(t) => t.write_data(ctx)?,
         Value::Date(d) => d.write_data(ctx)?,
+        Value::Decimal(d) => d.write_data(ctx)?,
         Value::List(_) | Value::Set(_) | Value::Map(_) => return value.write_data(ctx),
         Value::Ref(_) => {
             return Err(crate::Error::new(ErrorKind::Invalid {
@@ -382,6 +383,7 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
         TypeId::Duration => Value::Duration(crate::Duration::read_data(ctx)?),
         TypeId::Timestamp => Value::Timestamp(crate::Timestamp::read_data(ctx)?),
         TypeId::Date => Value::Date(crate::Date::read_data(ctx)?),
+        TypeId::Decimal => Value::Decimal(crate::Decimal::read_data(ctx)?),
         TypeId::BoolArray => Value::BoolArray(read_dense(ctx)?),
         TypeId::Int8Array => Value::Int8Array(read_dense(ctx)?),
         TypeId::Int16Array => Value::Int16Array(read_dense(ctx)?),

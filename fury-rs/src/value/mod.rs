@@ -74,6 +74,8 @@ pub enum Value {
     Timestamp(Timestamp),
     /// DATE
     Date(Date),
+    /// DECIMAL
+    Decimal(crate::Decimal),
     /// LIST
     List(Vec<Value>),
     /// SET (elements in wire order)
@@ -164,6 +166,7 @@ impl Value {
             Value::Duration(_) => TypeId::Duration,
             Value::Timestamp(_) => TypeId::Timestamp,
             Value::Date(_) => TypeId::Date,
+            Value::Decimal(_) => TypeId::Decimal,
             Value::List(_) => TypeId::List,
             Value::Set(_) => TypeId::Set,
             Value::Map(_) => TypeId::Map,
