@@ -38,7 +38,8 @@ CASES = [
     ("big_negative_past_limit", str(-(2**62) - 1)), ("big_2_63", str(2**63)),
     ("big_fraction", "12345678901234567890.12"), ("big_negative", "-98765432109876543210987654321"),
     ("big_40_digits", "1234567890123456789012345678901234567890"),
-    ("tiny", "0.000000000000000000000000000001"),
+    ("tiny", "0.000000000000000000000000000001"), ("seven_zeros", "0.00000001"), ("six_zeros", "0.0000001"),
+    ("exponent_with_digits", "123E+2"), ("negative_small", "-0.050"),
 ]
 
 
@@ -59,7 +60,7 @@ def document():
         if back.as_tuple() != d.as_tuple():
             sys.exit("generate_decimal.py: {}: pyfory reads back {}".format(name, back))
         vectors.append({"name": "decimal/" + name, "python": "decimal.Decimal({!r})".format(text),
-                        "settings": SETTINGS, "schema": "decimal", "value": value_of(d),
+                        "settings": SETTINGS, "schema": "decimal", "value": value_of(d), "text": str(d),
                         "hex": data.hex(), "writer_same": True})
     return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": "decimal", "vectors": vectors}
 

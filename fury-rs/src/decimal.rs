@@ -122,24 +122,33 @@ fn trim(m: &mut Vec<u8>) {
 }
 
 impl std::fmt::Display for Decimal {
-    /// Plain notation for scales from 0 up (`-0.050`), `E` notation for negative scales
-    /// (`1E+10`), as Python prints them.
+    /// As Python's `str(Decimal)`: plain notation when the exponent is at most 0 and the
+    /// number has at most six leading zeros after the point (`-0.050`, `0.000`), otherwise
+    /// `E` notation (`1E+10`, `1.23E-9`). The text is never much longer than the digits.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let digits = self.unscaled_digits();
         let sign = if self.negative { "-" } else { "" };
-        if self.scale < 0 {
-            return write!(f, "{sign}{digits}E+{}", -i64::from(self.scale));
+        let exp = -i64::from(self.scale);
+        let adjusted = exp + digits.len() as i64 - 1;
+        if exp <= 0 && adjusted >= -6 {
+            let scale = self.scale as usize;
+            if scale == 0 {
+                return write!(f, "{sign}{digits}");
+            }
+            if digits.len() > scale {
+                let (int, frac) = digits.split_at(digits.len() - scale);
+                return write!(f, "{sign}{int}.{frac}");
+            }
+            return write!(f, "{sign}0.{}{digits}", "0".repeat(scale - digits.len()));
         }
-        let scale = self.scale as usize;
-        if scale == 0 {
-            return write!(f, "{sign}{digits}");
-        }
-        if digits.len() > scale {
-            let (int, frac) = digits.split_at(digits.len() - scale);
-            write!(f, "{sign}{int}.{frac}")
-        } else {
-            write!(f, "{sign}0.{}{digits}", "0".repeat(scale - digits.len()))
-        }
+        let (first, rest) = digits.split_at(1);
+        let point = if rest.is_empty() { "" } else { "." };
+        let exp_sign = if adjusted >= 0 { "+" } else { "-" };
+        write!(
+            f,
+            "{sign}{first}{point}{rest}E{exp_sign}{}",
+            adjusted.unsigned_abs()
+        )
     }
 }
 
