@@ -53,6 +53,9 @@ echo "== pyfory 1.7.7 reads the unions fury-rs wrote (written by cargo test)"
 echo "== pyfory 1.7.7 reads the decimals fury-rs wrote (written by cargo test)"
 "$venv/bin/python" conformance/generate_decimal.py --check-peer target/conformance/fury-rs-decimal.json
 
+echo "== pyfory 1.7.7 reads the extension types fury-rs wrote (written by cargo test)"
+"$venv/bin/python" conformance/generate_ext.py --check-peer target/conformance/fury-rs-ext.json
+
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 cargo bench --quiet -p fury-benches --no-run
 cargo run --quiet --release -p fury-benches --bin report -- --smoke
@@ -66,4 +69,5 @@ echo "== the committed vectors are what pinned pyfory writes, and the Rust mirro
 "$venv/bin/python" conformance/generate_oob.py --check
 "$venv/bin/python" conformance/generate_union.py --check
 "$venv/bin/python" conformance/generate_decimal.py --check
+"$venv/bin/python" conformance/generate_ext.py --check
 "$venv/bin/python" conformance/gen_rust_mirrors.py --check

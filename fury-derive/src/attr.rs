@@ -62,6 +62,8 @@ pub struct ContainerAttrs {
     pub name: Attr<String>,
     pub transparent: Attr<()>,
     pub bound: Attr<Vec<syn::WherePredicate>>,
+    /// `#[fury(ext)]`: written by the type's own `fury::Ext` impl, as EXT / NAMED_EXT.
+    pub ext: Attr<()>,
 }
 
 /// `#[fury(...)]` on a field.
@@ -120,6 +122,7 @@ impl ContainerAttrs {
             name: Attr::none("name"),
             transparent: Attr::none("transparent"),
             bound: Attr::none("bound"),
+            ext: Attr::none("ext"),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
@@ -132,6 +135,8 @@ impl ContainerAttrs {
                 "name" => out.name.set(cx, sp, str_value(meta)?.value()),
                 // #[fury(transparent)]
                 "transparent" => out.transparent.set(cx, sp, ()),
+                // #[fury(ext)]
+                "ext" => out.ext.set(cx, sp, ()),
                 // #[fury(bound = "T: fury::Serialize + fury::DeserializeOwned + 'static")]
                 "bound" => {
                     let lit = str_value(meta)?;
@@ -142,7 +147,7 @@ impl ContainerAttrs {
                 }
                 _ => return Err(meta.error(
                     "unknown fury attribute on a type: expected `id = N`, `namespace = \"..\"`, \
-                         `name = \"..\"`, `transparent` or `bound = \"..\"`",
+                         `name = \"..\"`, `transparent`, `ext` or `bound = \"..\"`",
                 )),
             }
             Ok(())

@@ -18,6 +18,19 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     if let (Some(sp), false) = (a.namespace.span(), a.name.is_set()) {
         cx.error_at(sp, "`namespace` needs a `name` too");
     }
+    if let Some(sp) = a.ext.span() {
+        if a.transparent.is_set() {
+            cx.error_at(sp, "`ext` and `transparent` exclude each other");
+        }
+        if !a.id.is_set() && !a.name.is_set() {
+            cx.error_at(
+                sp,
+                "an `ext` type needs its registration: `id = N` or `namespace`/`name`, as the \
+                 peer registers its serializer",
+            );
+        }
+        return;
+    }
     match &cont.data {
         Data::Enum(variants) => {
             if let Some(sp) = a.transparent.span() {

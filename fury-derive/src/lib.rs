@@ -16,6 +16,7 @@ mod bound;
 mod check;
 mod ctxt;
 mod enums;
+mod ext;
 mod fields;
 mod structs;
 mod unions;
@@ -47,6 +48,7 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     };
     check::check(&cx, &cont);
     let out = match &cont.data {
+        _ if cont.attrs.ext.is_set() => ext::derive(&cont),
         ast::Data::Struct(style, fields) => structs::derive(&cx, &cont, *style, fields),
         ast::Data::Enum(variants) if unions::is_union(variants) => unions::derive(&cont, variants),
         ast::Data::Enum(variants) => enums::derive(&cont, variants),

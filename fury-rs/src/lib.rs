@@ -68,7 +68,7 @@ pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
-    ArrayView, Deserialize, DeserializeOwned, Fixed, FuryObject, List, Serialize, Tagged,
+    ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Serialize, Tagged,
     UInt8Array, UnknownCase, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
@@ -91,6 +91,7 @@ pub mod __private {
     pub use crate::resolver::plan::ReadPlan;
     pub use crate::resolver::{TypeSlot, UserType};
     pub use crate::serializer::compatible::{missing_field, read_evolved, skip_field};
+    pub use crate::serializer::ext::{read_ext, write_ext};
     pub use crate::serializer::layout::{
         field_order, same_order, unordered_field, FieldKey, StructLayout,
     };

@@ -16,6 +16,8 @@ pub enum UserKind {
     Enum,
     /// A tagged union (an enum whose variants are unit or hold one value).
     Union,
+    /// A type with its own serializer (`#[fury(ext)]` and a [`crate::Ext`] impl).
+    Ext,
 }
 
 impl UserKind {
@@ -25,6 +27,7 @@ impl UserKind {
             UserKind::Struct => TypeId::Struct,
             UserKind::Enum => TypeId::Enum,
             UserKind::Union => TypeId::TypedUnion,
+            UserKind::Ext => TypeId::Ext,
         }
     }
 
@@ -34,6 +37,7 @@ impl UserKind {
             UserKind::Struct => TypeId::NamedStruct,
             UserKind::Enum => TypeId::NamedEnum,
             UserKind::Union => TypeId::NamedUnion,
+            UserKind::Ext => TypeId::NamedExt,
         }
     }
 }
@@ -224,12 +228,14 @@ impl TypeEntry {
                     ),
                 }))
             }
-            // pyfory 1.7.7 cannot write a name-registered union in compatible mode, so there
-            // are no peer bytes to follow for its TypeDef yet.
-            (UserKind::Union, _) => {
+            // pyfory 1.7.7 cannot write a name-registered union in compatible mode, and writes
+            // a name-registered extension type there as a struct, so there are no peer bytes
+            // to follow for their TypeDefs yet.
+            (UserKind::Union | UserKind::Ext, _) => {
                 return Err(Error::new(ErrorKind::Unsupported {
                     what: format!(
-                        "{}: a union registered by name in compatible mode (register it by id)",
+                        "{}: a union or extension type registered by name in compatible mode \
+                         (register it by id)",
                         self.rust_name
                     ),
                 }))

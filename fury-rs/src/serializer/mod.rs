@@ -11,6 +11,7 @@ mod collection;
 pub mod compatible;
 mod decimal;
 pub(crate) mod declared;
+pub(crate) mod ext;
 pub(crate) mod layout;
 mod map;
 pub mod object;
@@ -25,6 +26,7 @@ mod wrapper;
 
 pub use array::{ArrayView, UInt8Array};
 pub use collection::{read_elements, write_elements, ItemReader, List, Typed};
+pub use ext::Ext;
 pub use map::{read_map, write_map};
 pub use object::FuryObject;
 pub use std_types::{BorrowCow, CowRead};

@@ -289,7 +289,10 @@ pub fn read_user_type_info<'de, T: FuryObject>(
         )
     };
     let shared = matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
-        || (matches!(id, TypeId::NamedEnum | TypeId::NamedUnion) && ctx.compatible());
+        || (matches!(
+            id,
+            TypeId::NamedEnum | TypeId::NamedUnion | TypeId::NamedExt
+        ) && ctx.compatible());
     if shared {
         let expect_kind = match T::KIND {
             UserKind::Struct => {

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Write the extension-type vectors (conformance/vectors_ext/ext.json).
+
+pyfory 1.7.7 writes a value whose class is registered with a custom
+serializer (``register_type(cls, type_id=N, serializer=...)``) as EXT (31)
+and the user type id, or NAMED_EXT (32) and the names (same-schema mode),
+then whatever the serializer writes, with no length.  The serializer here
+writes a ``Point`` as two zigzag varint32s (``write_varint32``), which is
+what ``conformance/tests/ext.rs`` implements with ``fury::Ext``.  A struct
+field of an extension type is declared EXT in a TypeDef and has no type
+info in the payload.  pyfory 1.7.7 writes a name-registered extension type
+in compatible mode as a struct (its fields and a TypeDef), not through the
+serializer, so that form has no vector.
+
+Each vector is confirmed: pyfory reads its bytes back to the input.
+``value`` is the input in plain JSON: a Point is ``{"x":, "y":}``, a struct
+an object of its fields.
+
+Usage:
+    python conformance/generate_ext.py            # (re)write the file
+    python conformance/generate_ext.py --check    # compare with the file on disk
+    python conformance/generate_ext.py --check-peer FILE
+"""
+
+import argparse
+import dataclasses
+import json
+import os
+import sys
+from typing import List, Optional
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import vectorlib as VL  # noqa: E402
+
+OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_ext", "ext.json")
+
+
+def classes():
+    import pyfory
+    from pyfory.serializer import Serializer
+
+    class Point:
+        def __init__(self, x, y):
+            self.x, self.y = x, y
+
+        def __eq__(self, other):
+            return isinstance(other, Point) and (self.x, self.y) == (other.x, other.y)
+
+    class PointSerializer(Serializer):
+        def write(self, write_context, value):
+            write_context.write_varint32(value.x)
+            write_context.write_varint32(value.y)
+
+        def read(self, read_context):
+            return Point(read_context.read_varint32(), read_context.read_varint32())
+
+        xwrite = write
+        xread = read
+
+    @dataclasses.dataclass
+    class Shape:
+        name: str = ""
+        origin: Point = None
+        path: List[Point] = dataclasses.field(default_factory=list)
+        maybe: Optional[Point] = pyfory.field(default=None, nullable=True)
+
+    return {"Point": Point, "PointSerializer": PointSerializer, "Shape": Shape}
+
+
+def make_fory(settings, c, named):
+    import pyfory
+
+    f = pyfory.Fory(xlang=True, ref=settings["ref"], compatible=settings["compatible"])
+    if named:
+        f.register_type(c["Point"], name="geo.Point", serializer=c["PointSerializer"](f.type_resolver, c["Point"]))
+    else:
+        f.register_type(c["Point"], type_id=400, serializer=c["PointSerializer"](f.type_resolver, c["Point"]))
+    f.register_type(c["Shape"], type_id=401)
+    return f
+
+
+SAME = {"xlang": True, "ref": False, "compatible": False}
+COMPAT = {"xlang": True, "ref": False, "compatible": True}
+
+CASES = [
+    ("ext/same_schema/root", SAME, False, "Point", "Point(3, -4)"),
+    ("ext/same_schema/root_extremes", SAME, False, "Point", "Point(2**31 - 1, -2**31)"),
+    ("ext/same_schema/list", SAME, False, "list<Point>", "[Point(1, 2), Point(5, 6)]"),
+    ("ext/same_schema/named_root", SAME, True, "Point", "Point(3, -4)"),
+    ("ext/same_schema/shape", SAME, False, "Shape", 'Shape("tri", Point(0, 0), [Point(1, 0), Point(0, 1)], Point(9, 9))'),
+    ("ext/same_schema/shape_none", SAME, False, "Shape", 'Shape("dot", Point(-1, 1), [], None)'),
+    ("ext/compatible/root", COMPAT, False, "Point", "Point(3, -4)"),
+    ("ext/compatible/shape", COMPAT, False, "Shape", 'Shape("tri", Point(0, 0), [Point(1, 0), Point(0, 1)], Point(9, 9))'),
+]
+
+
+def plain(v):
+    if v is None or isinstance(v, (str, int)):
+        return v
+    if isinstance(v, list):
+        return [plain(x) for x in v]
+    if dataclasses.is_dataclass(v):
+        return {f.name: plain(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    return {"x": v.x, "y": v.y}
+
+
+def document():
+    VL.require_pyfory()
+    c = classes()
+    vectors = []
+    for name, settings, named, root, python in CASES:
+        fory = make_fory(settings, c, named)
+        value = eval(python, dict(c))  # noqa: S307 - the expressions above
+        data = bytes(fory.serialize(value))
+        if plain(fory.deserialize(data)) != plain(value):
+            sys.exit("generate_ext.py: {}: pyfory does not read its bytes back".format(name))
+        vectors.append({"name": name, "python": python, "settings": settings, "registered_by_name": named,
+                        "schema": root, "value": plain(value), "hex": data.hex(), "writer_same": True})
+    return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": "ext", "vectors": vectors}
+
+
+def check_peer(path):
+    with open(OUT, encoding="utf-8") as fh:
+        by_name = {v["name"]: v for v in json.load(fh)["vectors"]}
+    with open(path, encoding="utf-8") as fh:
+        written = json.load(fh)
+    c = classes()
+    failures, seen = [], set()
+    for w in written:
+        vec = by_name.get(w["name"])
+        if vec is None:
+            failures.append("{}: not a vector".format(w["name"]))
+            continue
+        seen.add(w["name"])
+        fory = make_fory(vec["settings"], c, vec["registered_by_name"])
+        try:
+            got = plain(fory.deserialize(bytes.fromhex(w["hex"])))
+        except Exception as exc:  # noqa: BLE001
+            failures.append("{}: pyfory could not read it: {!r}".format(w["name"], exc))
+            continue
+        if got != vec["value"]:
+            failures.append("{}: pyfory read {}, expected {}".format(w["name"], got, vec["value"]))
+    missing = sorted(set(by_name) - seen)
+    if missing:
+        failures.append("no bytes for: " + ", ".join(missing))
+    for f in failures:
+        print("FAIL", f)
+    print("{} of {} extension-type vectors read by pyfory {}".format(len(seen) - len(failures), len(by_name),
+                                                                    VL.PYFORY_VERSION))
+    return 1 if failures else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--check-peer", metavar="FILE")
+    args = ap.parse_args()
+    if args.check_peer:
+        return check_peer(args.check_peer)
+    text = json.dumps(document(), indent=2) + "\n"
+    if args.check:
+        with open(OUT, encoding="utf-8") as fh:
+            if fh.read() != text:
+                print("generate_ext.py: {} is not what pinned pyfory writes; rerun without --check".format(OUT))
+                return 1
+        print("generate_ext.py: {} is current".format(os.path.relpath(OUT)))
+        return 0
+    os.makedirs(os.path.dirname(OUT), exist_ok=True)
+    with open(OUT, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    print("wrote {} vectors to {}".format(len(CASES), os.path.relpath(OUT)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+//! Code generation for `#[fury(ext)]` types: the payload is whatever the type's own
+//! `fury::Ext` impl writes, after the EXT / NAMED_EXT type info of its registration.
+
+use crate::ast::Container;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+pub fn derive(cont: &Container) -> TokenStream {
+    let name = cont.ident;
+    let (impl_generics, ty_generics, where_clause) = cont.generics.split_for_impl();
+    let de_impl_generics = crate::structs::de_impl_generics(cont.generics);
+    let user_type = crate::structs::user_type(
+        cont,
+        &crate::structs::names(cont, crate::bound::own_where(cont.generics)),
+        quote! { ::fury::UserKind::Ext },
+        quote! {},
+    );
+    quote! {
+        const _: () = {
+            impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
+                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Ext;
+                // As pyfory: list elements carry the type info, and so do fields in
+                // compatible mode, as for structs.
+                const POLYMORPHIC: bool = true;
+            }
+
+            impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
+                #[inline]
+                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_user_type_info::<Self>(ctx)
+                }
+
+                #[inline]
+                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_user_type_info::<Self>(ctx)
+                }
+
+                fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                    ::fury::__private::write_ext(self, ctx)
+                }
+            }
+
+            impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
+                #[inline]
+                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+                    ::fury::__private::read_user_type_info::<Self>(ctx, id)
+                }
+
+                #[inline]
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                    ::fury::__private::check_user_kind::<Self>(ctx, id)?;
+                    <Self as ::fury::Deserialize<'de>>::read_data(ctx)
+                }
+
+                fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
+                    ::fury::__private::read_ext(ctx)
+                }
+            }
+
+            #user_type
+        };
+    }
+}
