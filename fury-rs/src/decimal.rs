@@ -18,7 +18,8 @@
 pub struct Decimal {
     negative: bool,
     /// The unscaled magnitude, little-endian, without trailing zero bytes (zero is empty).
-    magnitude: Vec<u8>,
+    /// A boxed slice, so that a `Value` holding a decimal stays small.
+    magnitude: Box<[u8]>,
     scale: i32,
 }
 
@@ -29,7 +30,7 @@ impl Decimal {
         trim(&mut magnitude);
         Decimal {
             negative: unscaled < 0,
-            magnitude,
+            magnitude: magnitude.into_boxed_slice(),
             scale,
         }
     }
@@ -41,7 +42,7 @@ impl Decimal {
         let negative = negative && !magnitude_le.is_empty();
         Decimal {
             negative,
-            magnitude: magnitude_le,
+            magnitude: magnitude_le.into_boxed_slice(),
             scale,
         }
     }

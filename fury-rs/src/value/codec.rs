@@ -52,10 +52,10 @@ fn read_struct_value<'de>(
         fields.push((crate::resolver::plan::name_of(&f.id), v));
     }
     ctx.leave();
-    Ok(Value::Struct(crate::value::StructValue {
+    Ok(Value::Struct(Box::new(crate::value::StructValue {
         type_name,
         fields,
-    }))
+    })))
 }
 
 impl WireType for Value {

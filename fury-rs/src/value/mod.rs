@@ -111,7 +111,7 @@ pub enum Value {
     /// An enum value known only by its variant id (decoded without the enum's type).
     Enum(u32),
     /// A struct decoded from its TypeDef (compatible mode) without a local type.
-    Struct(StructValue),
+    Struct(Box<StructValue>),
     /// A union value decoded without the union's type: its case id and case value
     /// (`Value::Null` for an empty case).
     Union(u32, Box<Value>),
