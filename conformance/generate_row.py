@@ -16,6 +16,9 @@ array element) holding whatever the memory held; the spec leaves it
 undefined.  The stored rows have those slots zeroed (what fury-rs and the
 official crate write); every other byte is pyfory's, the same on every run.
 
+Map entries are written in the dict's order; the vectors' dicts are in key
+order, so a reader with a sorted map (a Rust BTreeMap) writes the same bytes.
+
 Before a vector is stored it is confirmed: pyfory's ``from_row`` of the
 bytes gives back the input's value node, and an inferred vector's explicit
 encoder writes the same bytes as ``encoder(cls)``.  The script re-runs itself
@@ -186,8 +189,8 @@ VECTORS = [
     ("row/shape", SHAPE_SCHEMA, lambda: Shape(
         name="triangle", origin=Point(y=-1, x=2, label=None),
         points=[Point(y=0, x=0, label="a"), Point(y=1, x=5, label="bcdefghij"), None],
-        tags={"red": 1, "": -2}, weights=[0.5, float("inf"), -0.0],
-        by_id={3: Point(y=3, x=3, label="c"), -4: None}, notes=["x", None, ""],
+        tags={"": -2, "red": 1}, weights=[0.5, float("inf"), -0.0],
+        by_id={-4: None, 3: Point(y=3, x=3, label="c")}, notes=["x", None, ""],
     ), Shape),
     ("row/shape_null_origin", SHAPE_SCHEMA, lambda: Shape(
         name="", origin=None, points=[], tags={}, weights=[], by_id={}, notes=[],
@@ -198,8 +201,8 @@ VECTORS = [
         empty=[], maybe=[None, 0, None],
     ), Lists),
     ("row/maps", MAPS_SCHEMA, lambda: Maps(
-        counts={"a": 1, "b": 2, "c": 3}, names={10: "ten", -1: "minus one"},
-        groups={"odd": [1, 3, 5], "none": [], "even": [2]}, empty={},
+        counts={"a": 1, "b": 2, "c": 3}, names={-1: "minus one", 10: "ten"},
+        groups={"even": [2], "none": [], "odd": [1, 3, 5]}, empty={},
     ), Maps),
     # explicit schemas: the widths inference never produces
     ("row/widths", [
@@ -209,7 +212,7 @@ VECTORS = [
     ], lambda: {
         "i8": -128, "i16": -300, "i32": -5, "f32": 2.5, "flag": False,
         "i8s": [1, -1, 127], "i16s": [-32768, 32767], "i32s": [1, -2, 3, None, 5],
-        "f32s": [1.0, -0.0, 3.5], "m32": {7: 0.25, -7: -1.5},
+        "f32s": [1.0, -0.0, 3.5], "m32": {-7: -1.5, 7: 0.25},
     }, None),
     ("row/list_of_lists", [f("grid", lst(lst("int16"))), f("words", lst(lst("string")))],
      lambda: {"grid": [[1, 2], [], None, [3]], "words": [["a", "bc"], [""]]}, None),

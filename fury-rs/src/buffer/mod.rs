@@ -15,7 +15,6 @@ pub use room::Room;
 #[cfg(test)]
 pub(crate) use text::is_ascii;
 pub use text::{ascii_to_string, utf8_to_string};
-#[cfg(test)]
 pub(crate) use utf8::is_utf8;
 #[cfg(test)]
 pub(crate) use writer::var_u32_len;
