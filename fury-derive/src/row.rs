@@ -33,12 +33,14 @@ fn options(input: &syn::DeriveInput) -> syn::Result<Options> {
                 out.order = match s.value().as_str() {
                     "declaration" => Order::Declaration,
                     "name" => Order::Name,
-                    other => return Err(syn::Error::new(
-                        s.span(),
-                        format!(
+                    other => {
+                        return Err(syn::Error::new(
+                            s.span(),
+                            format!(
                             "unknown field_order `{other}`: expected \"declaration\" or \"name\""
                         ),
-                    )),
+                        ))
+                    }
                 };
                 Ok(())
             } else if meta.path.is_ident("view") {
@@ -147,13 +149,18 @@ pub fn derive(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             #ident: <#ty as ::fury::row::RowValue>::from_view(__v.__row.field::<#ty>(#index))
         });
     }
-    // Debug on the view shows the fields (non-generic structs: every field view is Debug).
-    let debug = if input.generics.params.is_empty() {
+    // Debug on the view shows the fields, for field views that are Debug.
+    let debug = {
         let names = schema.iter().filter_map(|f| f.ident.as_ref());
         let texts = schema.iter().map(|f| field_name(f));
         let label = view.to_string();
+        let mut preds = where_preds.clone();
+        for f in &schema {
+            let ty = &f.ty;
+            preds.push(quote!(<#ty as ::fury::row::RowValue>::View<'__row>: ::core::fmt::Debug));
+        }
         quote! {
-            impl ::core::fmt::Debug for #view<'_> {
+            impl<#view_params> ::core::fmt::Debug for #view<#view_args> where #(#preds),* {
                 fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                     __f.debug_struct(#label)
                         #(.field(#texts, &self.#names()))*
@@ -161,8 +168,6 @@ pub fn derive(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
                 }
             }
         }
-    } else {
-        TokenStream::new()
     };
     let view_doc = format!(
         "A validated row of [`{name}`]: one O(1) accessor per field (see `fury::row::FuryRow`)."

@@ -74,6 +74,11 @@ use crate::error::{Error, ErrorKind, Result};
 /// bytes its `view` reads correctly, and `view` must not panic on any bytes. The derive
 /// upholds this by checking and viewing each field with the same field type.
 #[doc(hidden)]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no row layout",
+    note = "row fields are bool, i8..i64, f32, f64, String, Vec<u8>, Date, Timestamp, Duration, \
+            Option, Box, Vec, BTreeMap, HashMap and #[derive(FuryRow)] structs"
+)]
 pub unsafe trait RowValue {
     /// Width as an array element: 1, 2, 4 or 8; 8 for a value stored out of line.
     const WIDTH: usize;
