@@ -155,9 +155,13 @@ pub fn derive(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
         let texts = schema.iter().map(|f| field_name(f));
         let label = view.to_string();
         let mut preds = where_preds.clone();
-        for f in &schema {
-            let ty = &f.ty;
-            preds.push(quote!(<#ty as ::fury::row::RowValue>::View<'__row>: ::core::fmt::Debug));
+        // As above: bounds only with type parameters (a recursive type's would be cyclic).
+        if input.generics.type_params().next().is_some() {
+            for f in &schema {
+                let ty = &f.ty;
+                preds
+                    .push(quote!(<#ty as ::fury::row::RowValue>::View<'__row>: ::core::fmt::Debug));
+            }
         }
         quote! {
             impl<#view_params> ::core::fmt::Debug for #view<#view_args> where #(#preds),* {
