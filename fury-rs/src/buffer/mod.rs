@@ -12,7 +12,6 @@ mod writer;
 pub use numbers::LeNumber;
 pub use reader::Reader;
 pub use room::Room;
-#[cfg(test)]
 pub(crate) use text::is_ascii;
 pub use text::{ascii_to_string, utf8_to_string};
 pub(crate) use utf8::is_utf8;

@@ -88,7 +88,7 @@ impl Check {
 
     /// Checks cell `index` of a container: a null bit only where `F` is nullable, then the
     /// value (in its `F::WIDTH` bytes at `at`, or out of line through the slot at `at`).
-    #[inline]
+    #[inline(always)]
     fn cell<F: RowValue>(
         &mut self,
         bytes: &[u8],
@@ -166,11 +166,11 @@ impl Check {
             ));
         }
         if !T::VARIABLE && !T::CHECKS_FIXED {
+            // Only the bitmap can be wrong: no null may be set unless nullable.
             if T::NULLABLE {
                 return Ok(());
             }
-            // Only the bitmap can be wrong: no null may be set.
-            return match (0..n).find(|&i| bit(bytes, 8, i)) {
+            return match first_set(bytes, n) {
                 Some(i) => Err(self
                     .error(8 + i / 8, "null, but the type is not an Option".into())
                     .in_row_field(&format!("[{i}]"))),
@@ -221,6 +221,23 @@ impl Check {
     }
 }
 
+/// The first of the `n` null bits of an array (at byte 8) that is set, a word at a time.
+fn first_set(bytes: &[u8], n: usize) -> Option<usize> {
+    let map = bytes.get(8..8 + bitmap_width(n))?;
+    for (w, chunk) in map.chunks_exact(8).enumerate() {
+        let mut bits = chunk
+            .first_chunk::<8>()
+            .map_or(0, |c| u64::from_le_bytes(*c));
+        if (w + 1) * 64 > n {
+            bits &= (1u64 << (n % 64)) - 1; // the last word: bits past the count are unused
+        }
+        if bits != 0 {
+            return Some(w * 64 + bits.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
 /// The fields of a struct being validated (hidden: used by generated code).
 #[doc(hidden)]
 pub struct Fields<'a> {
@@ -231,9 +248,23 @@ pub struct Fields<'a> {
 
 impl Fields<'_> {
     /// Checks field `index`, named `name` in errors, as an `F`.
-    #[inline]
+    #[inline(always)]
     pub fn field<F: RowValue>(&mut self, cx: &mut Check, index: usize, name: &str) -> Result<()> {
         let null = bit(self.bytes, 0, index);
+        if !F::VARIABLE && !F::CHECKS_FIXED && (F::NULLABLE || !null) {
+            return Ok(()); // the slot is inside the fixed region `begin_struct` checked
+        }
+        self.slow::<F>(cx, null, index, name)
+    }
+
+    #[inline(never)]
+    fn slow<F: RowValue>(
+        &mut self,
+        cx: &mut Check,
+        null: bool,
+        index: usize,
+        name: &str,
+    ) -> Result<()> {
         cx.cell::<F>(self.bytes, null, self.width + index * 8, &mut self.cursor)
             .map_err(|e| e.in_row_field(name))
     }
