@@ -4,7 +4,7 @@
 #      hostile-input tests);
 #   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
-#      expected values;
+#      expected values (and reads the rows fury-rs wrote, for the row format);
 #   4. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
 #   5. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors).
@@ -56,6 +56,9 @@ echo "== pyfory 1.7.7 reads the decimals fury-rs wrote (written by cargo test)"
 echo "== pyfory 1.7.7 reads the extension types fury-rs wrote (written by cargo test)"
 "$venv/bin/python" conformance/generate_ext.py --check-peer target/conformance/fury-rs-ext.json
 
+echo "== pyfory 1.7.7 reads the rows fury-rs wrote (row format; written by cargo test)"
+"$venv/bin/python" conformance/generate_row.py --check-peer target/conformance/fury-rs-rows.json
+
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 cargo bench --quiet -p fury-benches --no-run
 cargo run --quiet --release -p fury-benches --bin report -- --smoke
@@ -70,4 +73,5 @@ echo "== the committed vectors are what pinned pyfory writes, and the Rust mirro
 "$venv/bin/python" conformance/generate_union.py --check
 "$venv/bin/python" conformance/generate_decimal.py --check
 "$venv/bin/python" conformance/generate_ext.py --check
+"$venv/bin/python" conformance/generate_row.py --check
 "$venv/bin/python" conformance/gen_rust_mirrors.py --check

@@ -18,6 +18,7 @@ One concept a module:
 * mirrors      the Python dataclasses and Enums that mirror a TypeTable
 * wire         the one independent wire decoder (all modes)
 * refs         nodes with references and object-graph comparison
+* rows         the row format: row schemas and value nodes, pyfory's row encoders
 * peer         pyfory: Fory instances, typed roots, pyfory's own facts
 * vectors      loading vector files
 
@@ -37,6 +38,7 @@ from .nodes import *  # noqa: F401,F403
 from .peer import *  # noqa: F401,F403
 from .primitives import *  # noqa: F401,F403
 from .refs import *  # noqa: F401,F403
+from .rows import *  # noqa: F401,F403
 from .schema import *  # noqa: F401,F403
 from .typedef import *  # noqa: F401,F403
 from .types import *  # noqa: F401,F403

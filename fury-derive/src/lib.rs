@@ -1,4 +1,5 @@
-//! Derive macros for the `fury` crate: `#[derive(FuryObject)]`.
+//! Derive macros for the `fury` crate: `#[derive(FuryObject)]` and `#[derive(FuryRow)]` (the
+//! row format; `row.rs`).
 //!
 //! For a struct (named fields, tuple or unit, generic or not), the derive generates
 //! `fury::WireType`, `fury::Serialize`, `fury::Deserialize` and `fury::FuryObject`
@@ -18,6 +19,7 @@ mod ctxt;
 mod enums;
 mod ext;
 mod fields;
+mod row;
 mod structs;
 mod unions;
 
@@ -55,4 +57,14 @@ fn expand(input: &syn::DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     };
     cx.check()?;
     Ok(out)
+}
+
+/// Implements `fury::row::FuryRow` and a view type `FooRow<'a>`; see `fury::row::FuryRow`
+/// for the attributes (`#[fury_row(field_order = "name")]`, `#[fury_row(view = "Name")]`).
+#[proc_macro_derive(FuryRow, attributes(fury_row))]
+pub fn derive_fury_row(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    row::derive(&input)
+        .unwrap_or_else(|e| e.to_compile_error())
+        .into()
 }

@@ -45,6 +45,9 @@ pub enum ErrorKind {
     Unsupported { what: String },
     /// Any other malformed input.
     Invalid { what: String },
+    /// A row (row format) that is not valid for its type: `field` is the path to the field
+    /// or element (`inner.tags[3]`), `what` what was wrong there.
+    BadRow { field: String, what: String },
 }
 
 /// The error of every fallible operation in this crate.
@@ -79,6 +82,27 @@ impl Error {
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
         &self.0.kind
+    }
+
+    /// A row error one level up: `name` (a field name or `[index]`) prefixed to its path.
+    #[cold]
+    pub(crate) fn in_row_field(mut self, name: &str) -> Self {
+        if let ErrorKind::BadRow { field, .. } = &mut self.0.kind {
+            let sep = if field.is_empty() || field.starts_with('[') {
+                ""
+            } else {
+                "."
+            };
+            *field = format!("{name}{sep}{field}");
+        }
+        self
+    }
+
+    /// The same error with its offset moved by `by` bytes (the input had a prefix).
+    #[cold]
+    pub(crate) fn shifted(mut self, by: usize) -> Self {
+        self.0.offset = self.0.offset.map(|o| o.saturating_add(by));
+        self
     }
 
     /// Byte offset in the input where the problem was detected, if the error came from input.
@@ -130,6 +154,10 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::Unsupported { what } => write!(f, "unsupported: {what}"),
             ErrorKind::Invalid { what } => write!(f, "invalid input: {what}"),
+            ErrorKind::BadRow { field, what } if field.is_empty() => {
+                write!(f, "invalid row: {what}")
+            }
+            ErrorKind::BadRow { field, what } => write!(f, "invalid row at `{field}`: {what}"),
         }
     }
 }

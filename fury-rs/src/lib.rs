@@ -53,6 +53,7 @@ mod float16;
 mod fury;
 mod meta;
 mod resolver;
+pub mod row;
 mod serializer;
 mod temporal;
 mod types;
@@ -74,7 +75,7 @@ pub use crate::serializer::{
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
 pub use crate::value::{StructValue, Value};
-pub use fury_derive::FuryObject;
+pub use fury_derive::{FuryObject, FuryRow};
 
 /// The README's examples are compiled and run as doc tests.
 #[cfg(doctest)]

@@ -13,10 +13,8 @@ pub(crate) use numbers::bytes_as_i8;
 pub use numbers::LeNumber;
 pub use reader::Reader;
 pub use room::Room;
-#[cfg(test)]
 pub(crate) use text::is_ascii;
 pub use text::{ascii_to_string, utf8_to_string};
-#[cfg(test)]
 pub(crate) use utf8::is_utf8;
 #[cfg(test)]
 pub(crate) use writer::var_u32_len;
