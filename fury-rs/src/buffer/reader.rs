@@ -46,6 +46,12 @@ impl<'a> Reader<'a> {
         self.data.get(self.pos..).unwrap_or_default()
     }
 
+    /// Length of the whole input.
+    #[inline]
+    pub fn input_len(&self) -> usize {
+        self.data.len()
+    }
+
     /// Bytes left to read.
     #[inline]
     pub fn remaining(&self) -> usize {

@@ -89,6 +89,9 @@ pub struct ReadContext<'de, 'r> {
     /// The out-of-band buffers of a stream whose header announces them, and how many of them
     /// were taken; `None` for an in-band stream.
     oob: Option<(&'r [&'de [u8]], usize)>,
+    /// Elements (list, set and map entries) declared so far by the containers of this
+    /// stream; see [`ReadContext::claim_elements`].
+    claimed: usize,
     /// The `Bytes` the input is a view of (`Fury::deserialize_bytes`), so that `Bytes`
     /// values can be slices of it.
     #[cfg(feature = "bytes")]

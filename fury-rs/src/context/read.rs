@@ -24,6 +24,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             inline_len: 0,
             extra: None,
             oob: None,
+            claimed: 0,
             #[cfg(feature = "bytes")]
             source: None,
         }
@@ -43,6 +44,29 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             Some(src) if !part.is_empty() && contains(src, part) => src.slice_ref(part),
             _ => bytes::Bytes::copy_from_slice(part),
         }
+    }
+
+    /// Accounts for a container of `count` elements (declared at `at`). Every element of
+    /// every container starts at a byte of its own (a flag, a type id, a length or a
+    /// payload byte), so a valid stream declares at most as many elements in all its
+    /// containers together as it has bytes. Holding decoders to that bounds what they
+    /// reserve for declared counts by the input's length, however containers nest.
+    #[inline]
+    pub(crate) fn claim_elements(&mut self, count: usize, at: usize) -> Result<()> {
+        let claimed = self.claimed.saturating_add(count);
+        let limit = self.reader.input_len();
+        if claimed > limit {
+            return Err(Error::at(
+                ErrorKind::LengthTooLarge {
+                    what: "elements declared by the stream's containers together",
+                    declared: claimed as u64,
+                    limit: limit as u64,
+                },
+                at,
+            ));
+        }
+        self.claimed = claimed;
+        Ok(())
     }
 
     /// Hands the reader the out-of-band buffers of a stream whose header announces them.

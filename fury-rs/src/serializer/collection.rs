@@ -224,6 +224,7 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
     // Every element costs at least one byte (a flag, a type id or a payload byte); the
     // zero-byte NONE payload is refused below unless flags are present.
     let len = ctx.reader.check_count("list", declared as u64, 1, at)?;
+    ctx.claim_elements(len, at)?;
     let header_at = ctx.reader.position();
     let header = ctx.reader.u8()?;
     if header & 0xf0 != 0 {

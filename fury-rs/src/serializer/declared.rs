@@ -118,7 +118,7 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
                     ctx,
                     &Declared::<D>::new(k),
                     &Declared::<D>::new(v),
-                    |a, b| pairs.push((a, b)),
+                    super::map::PairVec(&mut pairs),
                 )?;
                 Ok(D::map(pairs))
             }

@@ -160,13 +160,47 @@ fn write_lone<T: Serialize>(x: &T, declared: bool, ctx: &mut WriteContext) -> Re
     write_body(x, declared, ctx)
 }
 
+/// Where a map reader puts the pairs it reads: told the declared size first (which the
+/// stream's element budget has already bounded), then given each pair in wire order.
+pub trait PairSink<K, V> {
+    /// The map declares `size` pairs.
+    #[inline]
+    fn reserve(&mut self, size: usize) {
+        let _ = size;
+    }
+    /// One pair.
+    fn put(&mut self, k: K, v: V);
+}
+
+impl<K, V, F: FnMut(K, V)> PairSink<K, V> for F {
+    #[inline]
+    fn put(&mut self, k: K, v: V) {
+        self(k, v)
+    }
+}
+
+/// Collects the pairs into a vector with room for exactly the declared size (growing by
+/// doubling could hold twice the memory the input pays for).
+pub struct PairVec<'a, K, V>(pub &'a mut Vec<(K, V)>);
+
+impl<K, V> PairSink<K, V> for PairVec<'_, K, V> {
+    #[inline]
+    fn reserve(&mut self, size: usize) {
+        self.0.reserve_exact(size);
+    }
+    #[inline]
+    fn put(&mut self, k: K, v: V) {
+        self.0.push((k, v));
+    }
+}
+
 /// Reads a map payload, handing every pair to `insert` in wire order.
 #[inline]
 pub fn read_map<'de, K, V, F>(ctx: &mut ReadContext<'de, '_>, insert: F) -> Result<()>
 where
     K: Deserialize<'de>,
     V: Deserialize<'de>,
-    F: FnMut(K, V),
+    F: PairSink<K, V>,
 {
     read_map_with(ctx, &Typed::<K>::new(), &Typed::<V>::new(), insert)
 }
@@ -181,12 +215,14 @@ pub fn read_map_with<'de, KR, VR, F>(
 where
     KR: ItemReader<'de>,
     VR: ItemReader<'de>,
-    F: FnMut(KR::Out, VR::Out),
+    F: PairSink<KR::Out, VR::Out>,
 {
     let at = ctx.reader.position();
     let size = ctx.reader.var_u32()?;
     // Each pair costs at least one byte (a chunk header or a key payload byte).
     let mut left = ctx.reader.check_count("map", size as u64, 1, at)?;
+    ctx.claim_elements(left, at)?;
+    insert.reserve(left);
     ctx.enter()?;
     while left > 0 {
         let header_at = ctx.reader.position();
@@ -222,7 +258,7 @@ where
                     header & kv::VALUE_TRACK_REF != 0,
                 )?
             };
-            insert(k, v);
+            insert.put(k, v);
             left -= 1;
             continue;
         }
@@ -251,7 +287,7 @@ where
         for _ in 0..count {
             let k = read_in_chunk(ctx, key, k_id, k_ref)?;
             let v = read_in_chunk(ctx, value, v_id, v_ref)?;
-            insert(k, v);
+            insert.put(k, v);
         }
         left -= count;
     }

@@ -13,7 +13,7 @@ mod decimal;
 pub(crate) mod declared;
 pub(crate) mod ext;
 pub(crate) mod layout;
-mod map;
+pub(crate) mod map;
 pub mod object;
 pub mod refs;
 mod scalar;

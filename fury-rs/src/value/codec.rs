@@ -271,7 +271,7 @@ impl<'de> Deserialize<'de> for Value {
             TypeId::Set => Ok(Value::Set(read_elements(ctx)?)),
             TypeId::Map => {
                 let mut pairs = Vec::new();
-                read_map::<Value, Value, _>(ctx, |k, v| pairs.push((k, v)))?;
+                read_map::<Value, Value, _>(ctx, crate::serializer::map::PairVec(&mut pairs))?;
                 Ok(Value::Map(pairs))
             }
             _ => read_leaf(ctx, id),
