@@ -2,7 +2,9 @@
 //! `probe <dataset> [all]`. Environment: `N` iterations per sample, `ONLY=ser|de|bde` (fury-rs
 //! only, for profilers: serialize, owned deserialize, borrowed deserialize into the mirrors of
 //! the borrowed-decoding section; with `THEIRS` set, the official crate only), `COMPAT` for the
-//! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does.
+//! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does, `ROW`
+//! the row of the borrowed-decoding section that `bde` runs instead of fury-rs borrowed (a
+//! slug: `postcard`, `bitcode`, `rkyv`, `fory`, ...; `Peer::slug`).
 use fury_benches::borrowed::{borrowed_cases, BorrowedEngines, BORROWED_DATASETS};
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
@@ -22,6 +24,13 @@ fn main() {
         )
     } else {
         (Peer::FuryRs, Peer::Fory, Peer::FuryRsBorrowed)
+    };
+    let borrowed = match std::env::var("ROW") {
+        Ok(slug) => *Peer::BORROWED
+            .iter()
+            .find(|p| p.slug() == slug)
+            .unwrap_or_else(|| panic!("ROW={slug}: not a row of the borrowed-decoding section")),
+        Err(_) => borrowed,
     };
     // `ALLPEERS`: build every peer's cases, as the report does (the heap then looks alike).
     let peers: Vec<Peer> = if std::env::var_os("ALLPEERS").is_some() {

@@ -6,6 +6,7 @@
 # OPS picks the operations (default "ser de"; "bde" is the borrowed decode of the
 # borrowed-decoding section's datasets: User CustomerList MediaContent SampleList LogList), e.g.
 #   OPS="de bde" benches/scripts/instructions.sh User CustomerList
+# and ROW=SLUG (postcard, bitcode, rkyv, fory, fury_rs, ...) counts that row's decode as bde.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --quiet --release -p fury-benches --example probe

@@ -407,7 +407,11 @@ impl Report {
              the archive (bytecheck; no value is built). Every row's round trip is checked before \
              it is timed: fury-rs's mirror writes back the bytes it read, postcard's and bitcode's \
              values equal the owned value's mirror, rkyv's archive deserializes to the value. \
-             LogList is {} records of four numbers (`i64`, 3 × `i32`) and four ASCII strings.\n",
+             LogList is {} records of four numbers (`i64`, 3 × `i32`) and four ASCII strings. \
+             Instructions per decode of any row, repeatable on a busy machine: \
+             `OPS=\"de bde\" benches/scripts/instructions.sh User CustomerList` (fury-rs owned and \
+             borrowed), `ROW=postcard OPS=bde benches/scripts/instructions.sh CustomerList` (a \
+             peer's row; `Peer::slug` names).\n",
             group_thousands(crate::borrowed::LOG_RECORDS as u64)
         );
         if !b.failures.is_empty() {
