@@ -5,7 +5,12 @@
 //! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does, `ROW`
 //! the row of the borrowed-decoding section that `bde` runs instead of fury-rs borrowed (a
 //! slug: `postcard`, `bitcode`, `rkyv`, `fory`, ...; `Peer::slug`).
-use fury_benches::borrowed::{borrowed_cases, BorrowedEngines, BORROWED_DATASETS};
+//!
+//! `probe Blob1MiB` / `probe Blob64MiB` runs the loops of the out-of-band table instead, as ops
+//! `ibser` `oobser` `ibde` `ibbde` `oobbde` (`borrowed::OOB_LOOPS` order; `ONLY` picks one).
+use fury_benches::borrowed::{
+    borrowed_cases, oob_instances, oob_loops, BorrowedEngines, BORROWED_DATASETS,
+};
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
 
@@ -14,6 +19,13 @@ fn main() {
         .nth(1)
         .unwrap_or_else(|| "NumericStruct".into());
     let all = std::env::args().nth(2).is_some_and(|a| a == "all");
+    if let Some(mib) = which
+        .strip_prefix("Blob")
+        .and_then(|s| s.strip_suffix("MiB"))
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return oob(mib << 20);
+    }
     let engines = Engines::new();
     let compat = std::env::var_os("COMPAT").is_some();
     let (ours, theirs, borrowed) = if compat {
@@ -89,6 +101,33 @@ fn main() {
                 let t = Instant::now();
                 (c.deserialize)(n);
                 println!("FuryRs bde {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
+            }
+        }
+    }
+}
+
+/// The out-of-band table's loops for one payload size.
+fn oob(len: usize) {
+    let (owned, borrowed) = oob_instances();
+    let (row, mut loops) = oob_loops(&owned, &borrowed, len);
+    if let Err(e) = row.check {
+        panic!("{len} bytes: {e}");
+    }
+    let n: u64 = std::env::var("N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    let only = std::env::var("ONLY").unwrap_or_default();
+    let ops = ["ibser", "oobser", "ibde", "ibbde", "oobbde"];
+    for _ in 0..5 {
+        for (op, run) in ops.iter().zip(loops.iter_mut()) {
+            if only.is_empty() || only == *op {
+                let t = Instant::now();
+                run(n);
+                println!(
+                    "FuryRs {op} {:.1}",
+                    t.elapsed().as_nanos() as f64 / n as f64
+                );
             }
         }
     }

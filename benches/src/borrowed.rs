@@ -413,75 +413,94 @@ fn oob_check(owned: &fury::Fury, borrowed: &fury::Fury, value: &Blob) -> Result<
     Ok(())
 }
 
-/// Measures the out-of-band table: per payload size, both serializations and three
-/// deserializations, interleaved like the other tables.
-pub fn oob_rows(settings: &Settings, mut progress: impl FnMut(&str)) -> Vec<OobRow> {
+/// The two instances of the out-of-band table: `Blob` registered, and `BlobRef`.
+pub fn oob_instances() -> (Arc<fury::Fury>, Arc<fury::Fury>) {
     let mut owned = fury::Fury::builder().compatible(false).build();
     owned.register::<Blob>().expect("Blob");
     let mut borrowed = fury::Fury::builder().compatible(false).build();
     borrowed.register::<BlobRef<'static>>().expect("BlobRef");
-    let (owned, borrowed) = (Arc::new(owned), Arc::new(borrowed));
+    (Arc::new(owned), Arc::new(borrowed))
+}
+
+/// The row of a `len`-byte payload (not yet timed) and its loops in [`OOB_LOOPS`] order
+/// (none when the check failed).
+pub fn oob_loops(
+    owned: &Arc<fury::Fury>,
+    borrowed: &Arc<fury::Fury>,
+    len: usize,
+) -> (OobRow, Vec<Runner>) {
+    let value = Arc::new(blob(len));
+    let check = oob_check(owned, borrowed, &value);
+    let in_band = owned.serialize(&*value).unwrap_or_default();
+    let oob_stream = owned
+        .serialize_with_buffers(&*value, |_| false)
+        .map(|(s, _)| s)
+        .unwrap_or_default();
+    let row = OobRow {
+        payload: len,
+        stream: [in_band.len(), oob_stream.len()],
+        check: check.clone(),
+        timings: Vec::new(),
+    };
+    if check.is_err() {
+        return (row, Vec::new());
+    }
+    let mut loops: Vec<Runner> = Vec::new();
+    let in_band = Arc::new(in_band);
+    let (f, v) = (owned.clone(), value.clone());
+    let mut out = Vec::with_capacity(in_band.len() + 64);
+    loops.push(Box::new(move |n| {
+        for _ in 0..n {
+            out.clear();
+            let r = f.serialize_into(black_box(&*v), &mut out);
+            black_box((r.is_ok(), out.as_slice()));
+        }
+    }));
+    let (f, v) = (owned.clone(), value.clone());
+    loops.push(Box::new(move |n| {
+        for _ in 0..n {
+            let r = f.serialize_with_buffers(black_box(&*v), |_| false);
+            black_box(&r);
+        }
+    }));
+    let (f, s) = (owned.clone(), in_band.clone());
+    loops.push(Box::new(move |n| {
+        for _ in 0..n {
+            let r = f.deserialize::<Blob>(black_box(s.as_slice()));
+            black_box(&r);
+        }
+    }));
+    let (f, s) = (borrowed.clone(), in_band.clone());
+    loops.push(Box::new(move |n| {
+        for _ in 0..n {
+            let r = f.deserialize::<BlobRef<'_>>(black_box(s.as_slice()));
+            black_box(&r);
+        }
+    }));
+    let (f, v) = (borrowed.clone(), value.clone());
+    loops.push(Box::new(move |n| {
+        let buffers = [v.payload.as_slice()];
+        for _ in 0..n {
+            let r = f.deserialize_with_buffers::<BlobRef<'_>>(
+                black_box(oob_stream.as_slice()),
+                black_box(&buffers),
+            );
+            black_box(&r);
+        }
+    }));
+    (row, loops)
+}
+
+/// Measures the out-of-band table: per payload size, both serializations and three
+/// deserializations, interleaved like the other tables.
+pub fn oob_rows(settings: &Settings, mut progress: impl FnMut(&str)) -> Vec<OobRow> {
+    let (owned, borrowed) = oob_instances();
     let mut rows = Vec::new();
     let mut loops: Vec<Runner> = Vec::new();
     for len in OOB_PAYLOADS {
-        let value = Arc::new(blob(len));
-        let check = oob_check(&owned, &borrowed, &value);
-        let in_band = owned.serialize(&*value).unwrap_or_default();
-        let oob_stream = owned
-            .serialize_with_buffers(&*value, |_| false)
-            .map(|(s, _)| s)
-            .unwrap_or_default();
-        rows.push(OobRow {
-            payload: len,
-            stream: [in_band.len(), oob_stream.len()],
-            check: check.clone(),
-            timings: Vec::new(),
-        });
-        if check.is_err() {
-            continue;
-        }
-        let in_band = Arc::new(in_band);
-        let (f, v) = (owned.clone(), value.clone());
-        let mut out = Vec::with_capacity(in_band.len() + 64);
-        loops.push(Box::new(move |n| {
-            for _ in 0..n {
-                out.clear();
-                let r = f.serialize_into(black_box(&*v), &mut out);
-                black_box((r.is_ok(), out.as_slice()));
-            }
-        }));
-        let (f, v) = (owned.clone(), value.clone());
-        loops.push(Box::new(move |n| {
-            for _ in 0..n {
-                let r = f.serialize_with_buffers(black_box(&*v), |_| false);
-                black_box(&r);
-            }
-        }));
-        let (f, s) = (owned.clone(), in_band.clone());
-        loops.push(Box::new(move |n| {
-            for _ in 0..n {
-                let r = f.deserialize::<Blob>(black_box(s.as_slice()));
-                black_box(&r);
-            }
-        }));
-        let (f, s) = (borrowed.clone(), in_band.clone());
-        loops.push(Box::new(move |n| {
-            for _ in 0..n {
-                let r = f.deserialize::<BlobRef<'_>>(black_box(s.as_slice()));
-                black_box(&r);
-            }
-        }));
-        let (f, v) = (borrowed.clone(), value.clone());
-        loops.push(Box::new(move |n| {
-            let buffers = [v.payload.as_slice()];
-            for _ in 0..n {
-                let r = f.deserialize_with_buffers::<BlobRef<'_>>(
-                    black_box(oob_stream.as_slice()),
-                    black_box(&buffers),
-                );
-                black_box(&r);
-            }
-        }));
+        let (row, l) = oob_loops(&owned, &borrowed, len);
+        rows.push(row);
+        loops.extend(l);
     }
     let mut refs: Vec<&mut Runner> = loops.iter_mut().collect();
     let mut timings = measure_loops(&mut refs, settings, &mut progress).into_iter();

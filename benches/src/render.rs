@@ -33,6 +33,11 @@ pub struct Report {
 
 type Key = (&'static str, Peer, Op);
 
+/// The largest 64 MiB / 1 MiB time ratio of an out-of-band loop judged not to grow with the
+/// payload: a loop that copied the payload would take about 64 times as long, and one run on
+/// a shared machine moves a loop of a few hundred nanoseconds by up to 2 times.
+const OOB_GROWTH_LIMIT: f64 = 4.0;
+
 impl Report {
     fn index(&self) -> HashMap<Key, &Measured> {
         self.measured
@@ -658,15 +663,17 @@ impl Report {
                     .map(|(a, b)| b.ns / a.ns);
                 out.push((
                     format!(
-                        "out of band: {name} time does not grow with the payload ({} MiB → {} MiB)",
+                        "out of band: {name} time does not grow with the payload ({} MiB → {} \
+                         MiB; met below {OOB_GROWTH_LIMIT:.0}×, far from the {}× of a copy)",
                         small.payload >> 20,
-                        large.payload >> 20
+                        large.payload >> 20,
+                        large.payload / small.payload.max(1)
                     ),
                     r.map_or("n/a".into(), |r| format!("{} the 1 MiB time", fmt_ratio(r))),
                     r.map_or("n/a".into(), |r| {
                         if smoke {
                             "not judged (smoke mode)".into()
-                        } else if r < 2.0 {
+                        } else if r < OOB_GROWTH_LIMIT {
                             "met".into()
                         } else {
                             "**missed**".into()
