@@ -1,7 +1,16 @@
 //! Times the report's own loops for one dataset, alone or after all the others ran:
-//! `probe <dataset> [all]`. Environment: `N` iterations per sample, `ONLY=ser|de` (fury-rs
-//! only, for profilers; with `THEIRS` set, the official crate only), `COMPAT` for the
-//! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does.
+//! `probe <dataset> [all]`. Environment: `N` iterations per sample, `ONLY=ser|de|bde` (fury-rs
+//! only, for profilers: serialize, owned deserialize, borrowed deserialize into the mirrors of
+//! the borrowed-decoding section; with `THEIRS` set, the official crate only), `COMPAT` for the
+//! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does, `ROW`
+//! the row of the borrowed-decoding section that `bde` runs instead of fury-rs borrowed (a
+//! slug: `postcard`, `bitcode`, `rkyv`, `fory`, ...; `Peer::slug`).
+//!
+//! `probe Blob1MiB` / `probe Blob64MiB` runs the loops of the out-of-band table instead, as ops
+//! `ibser` `oobser` `ibde` `ibbde` `oobbde` (`borrowed::OOB_LOOPS` order; `ONLY` picks one).
+use fury_benches::borrowed::{
+    borrowed_cases, oob_instances, oob_loops, BorrowedEngines, BORROWED_DATASETS,
+};
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
 
@@ -10,12 +19,30 @@ fn main() {
         .nth(1)
         .unwrap_or_else(|| "NumericStruct".into());
     let all = std::env::args().nth(2).is_some_and(|a| a == "all");
+    if let Some(mib) = which
+        .strip_prefix("Blob")
+        .and_then(|s| s.strip_suffix("MiB"))
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        return oob(mib << 20);
+    }
     let engines = Engines::new();
     let compat = std::env::var_os("COMPAT").is_some();
-    let (ours, theirs) = if compat {
-        (Peer::FuryRsCompatible, Peer::ForyCompatible)
+    let (ours, theirs, borrowed) = if compat {
+        (
+            Peer::FuryRsCompatible,
+            Peer::ForyCompatible,
+            Peer::FuryRsCompatibleBorrowed,
+        )
     } else {
-        (Peer::FuryRs, Peer::Fory)
+        (Peer::FuryRs, Peer::Fory, Peer::FuryRsBorrowed)
+    };
+    let borrowed = match std::env::var("ROW") {
+        Ok(slug) => *Peer::BORROWED
+            .iter()
+            .find(|p| p.slug() == slug)
+            .unwrap_or_else(|| panic!("ROW={slug}: not a row of the borrowed-decoding section")),
+        Err(_) => borrowed,
     };
     // `ALLPEERS`: build every peer's cases, as the report does (the heap then looks alike).
     let peers: Vec<Peer> = if std::env::var_os("ALLPEERS").is_some() {
@@ -25,6 +52,22 @@ fn main() {
     };
     let mut cases = all_cases(&engines, &peers);
     cases.retain(|c| c.peer == ours || c.peer == theirs);
+    // The borrowed decode of the datasets of the borrowed-decoding section (LogList is only
+    // there: its owned cases come from that section too).
+    let mut borrowed_case = None;
+    if BORROWED_DATASETS.contains(&which.as_str()) {
+        let section = BorrowedEngines::new(engines.clone());
+        if !cases.iter().any(|c| c.dataset == which) {
+            cases.extend(
+                borrowed_cases(&section, &[ours, theirs])
+                    .into_iter()
+                    .filter(|c| c.dataset == which),
+            );
+        }
+        borrowed_case = borrowed_cases(&section, &[borrowed])
+            .into_iter()
+            .find(|c| c.dataset == which);
+    }
     if all {
         for c in cases.iter_mut() {
             (c.serialize)(20_000);
@@ -51,6 +94,40 @@ fn main() {
                 r(n);
                 let who = if c.peer == ours { "FuryRs" } else { "Fory" };
                 println!("{who} {op} {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
+            }
+        }
+        if let Some(c) = borrowed_case.as_mut() {
+            if only.is_empty() || (only == "bde" && std::env::var_os("THEIRS").is_none()) {
+                let t = Instant::now();
+                (c.deserialize)(n);
+                println!("FuryRs bde {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
+            }
+        }
+    }
+}
+
+/// The out-of-band table's loops for one payload size.
+fn oob(len: usize) {
+    let (owned, borrowed) = oob_instances();
+    let (row, mut loops) = oob_loops(&owned, &borrowed, len);
+    if let Err(e) = row.check {
+        panic!("{len} bytes: {e}");
+    }
+    let n: u64 = std::env::var("N")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    let only = std::env::var("ONLY").unwrap_or_default();
+    let ops = ["ibser", "oobser", "ibde", "ibbde", "oobbde"];
+    for _ in 0..5 {
+        for (op, run) in ops.iter().zip(loops.iter_mut()) {
+            if only.is_empty() || only == *op {
+                let t = Instant::now();
+                run(n);
+                println!(
+                    "FuryRs {op} {:.1}",
+                    t.elapsed().as_nanos() as f64 / n as f64
+                );
             }
         }
     }

@@ -3,6 +3,10 @@
 # callgrind: the difference between a run of 2N and one of N iterations, divided by N, so
 # set-up costs cancel. Repeatable for one binary, unlike timings on a shared machine.
 #   benches/scripts/instructions.sh [DATASET ...]     (COMPAT=1 for the compatible mode)
+# OPS picks the operations (default "ser de"; "bde" is the borrowed decode of the
+# borrowed-decoding section's datasets: User CustomerList MediaContent SampleList LogList), e.g.
+#   OPS="de bde" benches/scripts/instructions.sh User CustomerList
+# and ROW=SLUG (postcard, bitcode, rkyv, fory, fury_rs, ...) counts that row's decode as bde.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --quiet --release -p fury-benches --example probe
@@ -19,7 +23,7 @@ count() { # dataset op iterations
 }
 printf '%-20s %-4s %12s\n' dataset op instr/op
 for d in "${sets[@]}"; do
-  for op in ser de; do
+  for op in ${OPS:-ser de}; do
     a=$(count "$d" "$op" "$n")
     b=$(count "$d" "$op" $((2 * n)))
     # probe runs each loop 5 times

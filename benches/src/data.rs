@@ -1,8 +1,11 @@
 //! The benchmark datasets, each defined once.
 //!
 //! Every type derives `fury::FuryObject` (fury-rs), `fory::ForyStruct` / `fory::ForyEnum` (the
-//! official `fory` crate) and serde's traits (rmp-serde, bincode, serde_json). Protobuf needs
-//! its own message types; they live in [`crate::pb`] with conversions both ways.
+//! official `fory` crate) and serde's traits (rmp-serde, bincode, serde_json, postcard).
+//! Protobuf needs its own message types; they live in [`crate::pb`] with conversions both ways.
+//! The datasets of the borrowed-decoding section also derive rkyv's traits (its validated
+//! access reads the archived form of these types); their borrowed mirrors are in
+//! [`crate::views`].
 //!
 //! The shapes follow the classic jvm-serializers / Fory benchmark models.
 
@@ -47,7 +50,17 @@ pub struct NumericStructList {
 
 /// Java's `Sample` (jvm-serializers): `char` is a `u16` here.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 103)]
 pub struct Sample {
@@ -77,7 +90,17 @@ pub struct Sample {
 
 /// Five [`Sample`]s.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 104)]
 pub struct SampleList {
@@ -100,6 +123,11 @@ pub struct SampleList {
     PartialEq,
     Eq,
     Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 105)]
 pub enum Player {
@@ -120,6 +148,11 @@ pub enum Player {
     PartialEq,
     Eq,
     Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 106)]
 pub enum Size {
@@ -130,7 +163,17 @@ pub enum Size {
 
 /// A media item.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 107)]
 pub struct Media {
@@ -150,7 +193,17 @@ pub struct Media {
 
 /// An image of a media item.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 108)]
 pub struct Image {
@@ -163,7 +216,17 @@ pub struct Image {
 
 /// A [`Media`] with its [`Image`]s.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 109)]
 pub struct MediaContent {
@@ -243,7 +306,17 @@ pub struct SkillFire {
 
 /// A group of users.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 114)]
 pub struct Group {
@@ -255,7 +328,17 @@ pub struct Group {
 
 /// A user profile.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 115)]
 pub struct User {
@@ -277,7 +360,17 @@ pub struct User {
 
 /// A Northwind customer.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 116)]
 pub struct Customer {
@@ -296,7 +389,17 @@ pub struct Customer {
 
 /// Twenty customers.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
 )]
 #[fury(id = 117)]
 pub struct CustomerList {
@@ -325,4 +428,53 @@ pub struct UserModel {
 #[fury(id = 119)]
 pub struct UserModelList {
     pub users: Vec<UserModel>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// LogList: log records, a few small numbers and four strings each (borrowed-decoding section)
+// ---------------------------------------------------------------------------------------------
+
+/// One log record.
+#[derive(
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[fury(id = 120)]
+pub struct LogEntry {
+    pub timestamp: i64,
+    pub level: i32,
+    pub thread: i32,
+    pub line: i32,
+    pub host: String,
+    pub service: String,
+    pub logger: String,
+    pub message: String,
+}
+
+/// A batch of [`LogEntry`]s.
+#[derive(
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[fury(id = 121)]
+pub struct LogList {
+    pub entries: Vec<LogEntry>,
 }

@@ -1,14 +1,16 @@
 //! Benchmarks for fury-rs against other Rust serializers.
 //!
 //! - [`data`]: the dataset types, defined once (fury-rs, fory, serde derives), [`values`]: the
-//!   values measured, [`pb`]: their protobuf (prost) mirrors;
+//!   values measured, [`pb`]: their protobuf (prost) mirrors, [`views`]: borrowed mirrors;
 //! - [`peers`]: the serializers behind one trait, and the timed cases;
 //! - [`measure`]: the quick interleaved measurement, [`threads`]: 1 vs 2 threads sharing one
-//!   instance, [`interop`]: fury-rs vs fory bytes, [`render`]: markdown and SVG.
+//!   instance, [`interop`]: fury-rs vs fory bytes, [`borrowed`]: borrowed decoding and
+//!   out-of-band buffers, [`render`]: markdown and SVG.
 //!
 //! `cargo run --release -p fury-benches --bin report [-- --smoke]` runs it all;
 //! `cargo bench -p fury-benches` runs the criterion benches.
 
+pub mod borrowed;
 pub mod data;
 pub mod interop;
 pub mod interop_types;
@@ -18,3 +20,4 @@ pub mod peers;
 pub mod render;
 pub mod threads;
 pub mod values;
+pub mod views;

@@ -3,7 +3,7 @@
 //! busy machine spread over all peers instead of hitting one. The result is the median of the
 //! rounds' ns/op.
 
-use crate::peers::{Case, Op, Peer};
+use crate::peers::{Case, Op, Peer, Runner};
 use std::time::{Duration, Instant};
 
 /// How long and how often to measure.
@@ -127,48 +127,49 @@ pub fn calibrate(run: &mut dyn FnMut(u64), target: Duration) -> u64 {
     }
 }
 
-/// Measures both ops of every case whose round trip succeeded. `progress` gets a line per
-/// round.
-pub fn measure(
-    cases: &mut [Case],
+/// The median of one loop's rounds.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Median ns per operation over the rounds.
+    pub ns: f64,
+    /// Median absolute deviation over the median, in percent.
+    pub noise_pct: f64,
+    /// Iterations per batch.
+    pub iters: u64,
+}
+
+/// Measures `loops` together: each is calibrated, then every round runs each once in a
+/// shuffled order. `progress` gets a line per round.
+pub fn measure_loops(
+    loops: &mut [&mut Runner],
     settings: &Settings,
     mut progress: impl FnMut(&str),
-) -> Vec<Measured> {
-    let mut units: Vec<(usize, Op)> = Vec::new();
-    for (i, c) in cases.iter().enumerate() {
-        if c.roundtrip.is_ok() {
-            for op in Op::ALL {
-                units.push((i, op));
-            }
-        }
-    }
+) -> Vec<Timing> {
     let started = Instant::now();
-    let iters: Vec<u64> = units
-        .iter()
-        .map(|&(i, op)| {
+    let iters: Vec<u64> = loops
+        .iter_mut()
+        .map(|run| {
             if settings.smoke {
                 settings.smoke_iters
             } else {
-                calibrate(cases[i].runner(op).as_mut(), settings.target)
+                calibrate(run.as_mut(), settings.target)
             }
         })
         .collect();
     progress(&format!(
         "calibrated {} loops in {:.1}s",
-        units.len(),
+        loops.len(),
         started.elapsed().as_secs_f64()
     ));
-    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(settings.rounds); units.len()];
-    let mut order: Vec<usize> = (0..units.len()).collect();
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(settings.rounds); loops.len()];
+    let mut order: Vec<usize> = (0..loops.len()).collect();
     let mut rng = Rng::new(0x5EED);
     for round in 0..settings.rounds {
         rng.shuffle(&mut order);
         for &u in &order {
-            let (i, op) = units[u];
             let n = iters[u];
-            let run = cases[i].runner(op);
             let t = Instant::now();
-            run(n);
+            (loops[u])(n);
             let e = t.elapsed();
             samples[u].push(e.as_nanos() as f64 / n as f64);
         }
@@ -179,22 +180,64 @@ pub fn measure(
             started.elapsed().as_secs_f64()
         ));
     }
-    units
-        .iter()
-        .zip(samples)
+    samples
+        .into_iter()
         .zip(iters)
-        .map(|((&(i, op), mut s), n)| {
+        .map(|(mut s, n)| {
             let med = median(&mut s);
             let mut dev: Vec<f64> = s.iter().map(|x| (x - med).abs()).collect();
             let mad = median(&mut dev);
-            Measured {
-                dataset: cases[i].dataset,
-                peer: cases[i].peer,
-                op,
+            Timing {
                 ns: med,
                 noise_pct: if med > 0.0 { 100.0 * mad / med } else { 0.0 },
                 iters: n,
             }
+        })
+        .collect()
+}
+
+/// Measures both ops of every case whose round trip succeeded. `progress` gets a line per
+/// round.
+pub fn measure(
+    cases: &mut [Case],
+    settings: &Settings,
+    progress: impl FnMut(&str),
+) -> Vec<Measured> {
+    measure_ops(cases, &Op::ALL, settings, progress)
+}
+
+/// Measures `ops` of every case whose round trip succeeded.
+pub fn measure_ops(
+    cases: &mut [Case],
+    ops: &[Op],
+    settings: &Settings,
+    progress: impl FnMut(&str),
+) -> Vec<Measured> {
+    let mut units: Vec<(&'static str, Peer, Op)> = Vec::new();
+    let mut loops: Vec<&mut Runner> = Vec::new();
+    for c in cases.iter_mut().filter(|c| c.roundtrip.is_ok()) {
+        let (dataset, peer) = (c.dataset, c.peer);
+        for (op, run) in [
+            (Op::Serialize, &mut c.serialize),
+            (Op::Deserialize, &mut c.deserialize),
+        ] {
+            if ops.contains(&op) {
+                units.push((dataset, peer, op));
+                loops.push(run);
+            }
+        }
+    }
+    let timings = measure_loops(&mut loops, settings, progress);
+    units
+        .into_iter()
+        .zip(timings)
+        .map(|((dataset, peer, op), t)| Measured {
+            dataset,
+            peer,
+            op,
+            ns: t.ns,
+            noise_pct: t.noise_pct,
+            iters: t.iters,
         })
         .collect()
 }

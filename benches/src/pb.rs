@@ -295,6 +295,34 @@ pub struct CustomerList {
     pub customers: Vec<Customer>,
 }
 
+/// `LogEntry`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct LogEntry {
+    #[prost(int64, tag = "1")]
+    pub timestamp: i64,
+    #[prost(int32, tag = "2")]
+    pub level: i32,
+    #[prost(int32, tag = "3")]
+    pub thread: i32,
+    #[prost(int32, tag = "4")]
+    pub line: i32,
+    #[prost(string, tag = "5")]
+    pub host: String,
+    #[prost(string, tag = "6")]
+    pub service: String,
+    #[prost(string, tag = "7")]
+    pub logger: String,
+    #[prost(string, tag = "8")]
+    pub message: String,
+}
+
+/// `LogList`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct LogList {
+    #[prost(message, repeated, tag = "1")]
+    pub entries: Vec<LogEntry>,
+}
+
 /// `UserModel`.
 #[derive(Clone, PartialEq, prost::Message)]
 pub struct UserModel {
@@ -785,6 +813,48 @@ impl Mirror for data::UserModelList {
     fn from_pb(p: UserModelList) -> Result<Self, String> {
         Ok(data::UserModelList {
             users: unlist(p.users)?,
+        })
+    }
+}
+
+impl Mirror for data::LogEntry {
+    type Pb = LogEntry;
+    fn to_pb(&self) -> LogEntry {
+        LogEntry {
+            timestamp: self.timestamp,
+            level: self.level,
+            thread: self.thread,
+            line: self.line,
+            host: self.host.clone(),
+            service: self.service.clone(),
+            logger: self.logger.clone(),
+            message: self.message.clone(),
+        }
+    }
+    fn from_pb(p: LogEntry) -> Result<Self, String> {
+        Ok(data::LogEntry {
+            timestamp: p.timestamp,
+            level: p.level,
+            thread: p.thread,
+            line: p.line,
+            host: p.host,
+            service: p.service,
+            logger: p.logger,
+            message: p.message,
+        })
+    }
+}
+
+impl Mirror for data::LogList {
+    type Pb = LogList;
+    fn to_pb(&self) -> LogList {
+        LogList {
+            entries: list(&self.entries),
+        }
+    }
+    fn from_pb(p: LogList) -> Result<Self, String> {
+        Ok(data::LogList {
+            entries: unlist(p.entries)?,
         })
     }
 }

@@ -30,6 +30,16 @@ pub enum Peer {
     Bincode,
     /// serde_json.
     Json,
+    /// fury-rs same-schema, decoding into the borrowed mirrors (borrowed-decoding section).
+    FuryRsBorrowed,
+    /// fury-rs compatible, decoding into the borrowed mirrors (borrowed-decoding section).
+    FuryRsCompatibleBorrowed,
+    /// postcard 1 into the serde borrowed mirrors (borrowed-decoding section).
+    Postcard,
+    /// bitcode 0.6 into the borrowed mirrors (borrowed-decoding section).
+    Bitcode,
+    /// rkyv 0.8 validated access (`rkyv::access`; borrowed-decoding section).
+    Rkyv,
 }
 
 impl Peer {
@@ -46,6 +56,18 @@ impl Peer {
         Peer::Json,
     ];
 
+    /// The rows of the borrowed-decoding section, in table order.
+    pub const BORROWED: [Peer; 8] = [
+        Peer::FuryRs,
+        Peer::FuryRsBorrowed,
+        Peer::FuryRsCompatible,
+        Peer::FuryRsCompatibleBorrowed,
+        Peer::Fory,
+        Peer::Postcard,
+        Peer::Bitcode,
+        Peer::Rkyv,
+    ];
+
     /// Short display name.
     pub fn name(self) -> &'static str {
         match self {
@@ -58,6 +80,11 @@ impl Peer {
             Peer::MessagePack => "rmp-serde",
             Peer::Bincode => "bincode",
             Peer::Json => "serde_json",
+            Peer::FuryRsBorrowed => "fury-rs borrowed",
+            Peer::FuryRsCompatibleBorrowed => "fury-rs compat borrowed",
+            Peer::Postcard => "postcard borrowed",
+            Peer::Bitcode => "bitcode borrowed",
+            Peer::Rkyv => "rkyv validated access",
         }
     }
 
@@ -73,6 +100,11 @@ impl Peer {
             Peer::MessagePack => "rmp_serde",
             Peer::Bincode => "bincode",
             Peer::Json => "serde_json",
+            Peer::FuryRsBorrowed => "fury_rs_borrowed",
+            Peer::FuryRsCompatibleBorrowed => "fury_rs_compatible_borrowed",
+            Peer::Postcard => "postcard",
+            Peer::Bitcode => "bitcode",
+            Peer::Rkyv => "rkyv",
         }
     }
 
@@ -80,6 +112,10 @@ impl Peer {
     pub fn fury_counterpart(self) -> Peer {
         match self {
             Peer::ForyCompatible | Peer::FuryRsCompatible => Peer::FuryRsCompatible,
+            Peer::FuryRsCompatibleBorrowed => Peer::FuryRsCompatibleBorrowed,
+            Peer::FuryRsBorrowed | Peer::Postcard | Peer::Bitcode | Peer::Rkyv => {
+                Peer::FuryRsBorrowed
+            }
             _ => Peer::FuryRs,
         }
     }
@@ -324,7 +360,9 @@ macro_rules! for_each_type {
             Customer,
             CustomerList,
             UserModel,
-            UserModelList
+            UserModelList,
+            LogEntry,
+            LogList
         )
     };
 }
@@ -527,6 +565,11 @@ pub fn case_for<T: Dataset>(
         Peer::MessagePack => case(dataset, peer, MsgPackCodec, value),
         Peer::Bincode => case(dataset, peer, BincodeCodec, value),
         Peer::Json => case(dataset, peer, JsonCodec, value),
+        Peer::FuryRsBorrowed
+        | Peer::FuryRsCompatibleBorrowed
+        | Peer::Postcard
+        | Peer::Bitcode
+        | Peer::Rkyv => crate::borrowed::unsupported(dataset, peer),
     }
 }
 

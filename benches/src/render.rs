@@ -1,5 +1,6 @@
 //! The report: markdown tables and a hand-written SVG bar chart.
 
+use crate::borrowed::{BorrowedSection, BORROWED_DATASETS, OOB_LOOPS};
 use crate::interop::InteropRow;
 use crate::measure::{Measured, Settings};
 use crate::peers::{Op, Peer, DATASETS};
@@ -21,11 +22,21 @@ pub struct Report {
     pub threads: Vec<ThreadRow>,
     /// fury-rs / fory byte comparison.
     pub interop: Vec<InteropRow>,
+    /// The borrowed-decoding section (absent when not run).
+    pub borrowed: Option<BorrowedSection>,
+    /// The machine's 1-minute load average when the run started and ended (empty when not
+    /// known): well above 0 at the start, or above 1 at the end, other work shared the machine.
+    pub load: Vec<f64>,
     /// Seconds the run took.
     pub elapsed_secs: f64,
 }
 
 type Key = (&'static str, Peer, Op);
+
+/// The largest 64 MiB / 1 MiB time ratio of an out-of-band loop judged not to grow with the
+/// payload: a loop that copied the payload would take about 64 times as long, and one run on
+/// a shared machine moves a loop of a few hundred nanoseconds by up to 2 times.
+const OOB_GROWTH_LIMIT: f64 = 4.0;
 
 impl Report {
     fn index(&self) -> HashMap<Key, &Measured> {
@@ -110,6 +121,9 @@ impl Report {
              (the official crate, xlang, same-schema and compatible), **prost** (protobuf), \
              **rmp-serde** (MessagePack, structs as maps), **bincode** 1.3, **serde_json**.\n"
         );
+        if let Some(note) = self.load_note() {
+            let _ = writeln!(w, "{note}\n");
+        }
         if !self.failures.is_empty() {
             let _ = writeln!(w, "## Round-trip FAILURES\n");
             for (d, p, e) in &self.failures {
@@ -315,6 +329,10 @@ impl Report {
             let _ = writeln!(w);
         }
 
+        if let Some(b) = &self.borrowed {
+            self.borrowed_markdown(w, b);
+        }
+
         // Details.
         let _ = writeln!(
             w,
@@ -350,6 +368,321 @@ impl Report {
             }
         }
         s
+    }
+
+    /// A sentence on the machine's load, when other work was running.
+    fn load_note(&self) -> Option<String> {
+        // The run itself keeps about one CPU busy, so it counts in the load at the end.
+        let others = match self.load.as_slice() {
+            [start, end] => start.max(end - 1.0),
+            [one] => *one,
+            _ => return None,
+        };
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+        (others >= 0.25 * cpus).then(|| {
+            let loads: Vec<String> = self.load.iter().map(|l| format!("{l:.2}")).collect();
+            format!(
+                "**Shared machine:** other work was running during this run (1-minute load \
+                 average {} at the start and the end, this run adding about 1, on {cpus:.0} \
+                 CPUs), so timings are noisier than usual; close calls are better settled with \
+                 instruction counts (`benches/scripts/instructions.sh`).",
+                loads.join(" and ")
+            )
+        })
+    }
+
+    /// The borrowed-decoding section: ns/op per dataset and row, speed-ups, the goals and
+    /// the out-of-band table.
+    fn borrowed_markdown(&self, w: &mut String, b: &BorrowedSection) {
+        let idx: HashMap<Key, &Measured> = b
+            .measured
+            .iter()
+            .map(|m| ((m.dataset, m.peer, m.op), m))
+            .collect();
+        let ns = |d: &'static str, p: Peer| Self::ns(&idx, d, p, Op::Deserialize);
+        let _ = writeln!(
+            w,
+            "## Borrowed decoding\n\n\
+             Deserialize only, measured in rounds of their own (interleaved and shuffled like the \
+             tables above). **fury-rs borrowed** decodes into mirrors of the dataset types with \
+             `&str` for `String` (`benches/src/views.rs`, registered as `UserRef<'static>` under the \
+             owned types' ids; `fury.deserialize::<UserRef<'_>>(&bytes)`) the bytes fury-rs writes for \
+             the owned types, same-schema and, as **compat**, in compatible mode; Sample's mirror reads \
+             its six numeric arrays as `fury::ArrayView`s (its `bool` array is copied). **fury-rs** \
+             and **fory 1.7.7** decode the owned types, as in the tables above. **postcard** 1 \
+             decodes a serde mirror (`#[serde(borrow)]`, the same types; for Sample the arrays stay \
+             `Vec`s, as postcard writes them as varints) from what it writes for the owned value; \
+             **bitcode** 0.6 decodes the same mirrors (a columnar format: the informative floor); \
+             **rkyv** 0.8 is `rkyv::access::<ArchivedT, rancor::Error>`, the validated access to \
+             the archive (bytecheck; no value is built). Every row's round trip is checked before \
+             it is timed: fury-rs's mirror writes back the bytes it read, postcard's and bitcode's \
+             values equal the owned value's mirror, rkyv's archive deserializes to the value. \
+             LogList is {} records of four numbers (`i64`, 3 × `i32`) and four ASCII strings. \
+             Instructions per decode of any row, repeatable on a busy machine: \
+             `OPS=\"de bde\" benches/scripts/instructions.sh User CustomerList` (fury-rs owned and \
+             borrowed), `ROW=postcard OPS=bde benches/scripts/instructions.sh CustomerList` (a \
+             peer's row; `Peer::slug` names).\n",
+            group_thousands(crate::borrowed::LOG_RECORDS as u64)
+        );
+        if !b.failures.is_empty() {
+            let _ = writeln!(w, "### Round-trip FAILURES\n");
+            for (d, p, e) in &b.failures {
+                let _ = writeln!(w, "- {d} / {}: {}", p.name(), e.replace('|', "\\|"));
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(w, "### ns/op (lower is better; fastest in bold)\n");
+        let _ = write!(w, "| dataset |");
+        for p in Peer::BORROWED {
+            let _ = write!(w, " {} |", p.name());
+        }
+        let _ = write!(w, "\n|---|");
+        for _ in Peer::BORROWED {
+            let _ = write!(w, "---:|");
+        }
+        let _ = writeln!(w);
+        for d in BORROWED_DATASETS {
+            let best = Peer::BORROWED
+                .iter()
+                .filter_map(|&p| ns(d, p))
+                .fold(f64::INFINITY, f64::min);
+            let _ = write!(w, "| {d} |");
+            for p in Peer::BORROWED {
+                let _ = match ns(d, p) {
+                    Some(x) if x == best => write!(w, " **{}** |", fmt_ns(x)),
+                    Some(x) => write!(w, " {} |", fmt_ns(x)),
+                    None => write!(w, " n/a |"),
+                };
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(
+            w,
+            "\n### Speed-up of fury-rs borrowed (same-schema) over each row\n\n\
+             Row ns/op ÷ fury-rs borrowed ns/op: above 1 the borrowed decode is faster; the compat \
+             borrowed column is fury-rs compat ns/op ÷ fury-rs compat borrowed ns/op.\n"
+        );
+        let others = [
+            Peer::FuryRs,
+            Peer::Fory,
+            Peer::Postcard,
+            Peer::Rkyv,
+            Peer::Bitcode,
+        ];
+        let _ = write!(w, "| dataset |");
+        for p in others {
+            let _ = write!(w, " vs {} |", p.name());
+        }
+        let _ = writeln!(w, " compat borrowed vs compat owned |");
+        let _ = write!(w, "|---|");
+        for _ in 0..=others.len() {
+            let _ = write!(w, "---:|");
+        }
+        let _ = writeln!(w);
+        let ratio = |d, num: Peer, den: Peer| -> Option<f64> { Some(ns(d, num)? / ns(d, den)?) };
+        for d in BORROWED_DATASETS {
+            let _ = write!(w, "| {d} |");
+            for p in others {
+                let r = ratio(d, p, Peer::FuryRsBorrowed);
+                let _ = write!(w, " {} |", r.map_or("n/a".into(), fmt_ratio));
+            }
+            let r = ratio(d, Peer::FuryRsCompatible, Peer::FuryRsCompatibleBorrowed);
+            let _ = writeln!(w, " {} |", r.map_or("n/a".into(), fmt_ratio));
+        }
+        let sizes: HashMap<(&str, Peer), usize> =
+            b.sizes.iter().map(|&(d, p, n)| ((d, p), n)).collect();
+        let _ = write!(w, "\n### Input bytes\n\n| dataset |");
+        let sized = [
+            Peer::FuryRs,
+            Peer::FuryRsCompatible,
+            Peer::Fory,
+            Peer::Postcard,
+            Peer::Bitcode,
+            Peer::Rkyv,
+        ];
+        for p in sized {
+            let _ = write!(w, " {} |", p.name());
+        }
+        let _ = write!(w, "\n|---|");
+        for _ in sized {
+            let _ = write!(w, "---:|");
+        }
+        let _ = writeln!(w);
+        for d in BORROWED_DATASETS {
+            let _ = write!(w, "| {d} |");
+            for p in sized {
+                let _ = match sizes.get(&(d, p)) {
+                    Some(n) => write!(w, " {n} |"),
+                    None => write!(w, " n/a |"),
+                };
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(
+            w,
+            "\n(The borrowed rows read the same bytes as their owned rows; rkyv's archive is its \
+             own.)\n"
+        );
+
+        // Goals.
+        let _ = writeln!(
+            w,
+            "### Goals (issue 13)\n\n| goal | measured | status |\n|---|---|---|"
+        );
+        for g in self.borrowed_goals(b) {
+            let _ = writeln!(w, "| {} | {} | {} |", g.0, g.1, g.2);
+        }
+        let _ = writeln!(w);
+
+        // Out of band.
+        let _ = writeln!(
+            w,
+            "### Out-of-band buffers\n\n\
+             A struct `Blob {{ id: i64, name: String, payload: Vec<u8> }}` with a 1 MiB and a \
+             64 MiB payload. In band: `serialize_into` a reused `Vec<u8>` (the payload is copied \
+             into the stream), `deserialize::<Blob>` (copied out) and `deserialize::<BlobRef<'_>>` \
+             (`payload: &[u8]` borrowed from the stream). Out of band: \
+             `serialize_with_buffers(&blob, |_| false)` (a new stream of a few bytes and the \
+             payload lent as the one buffer, not copied) and \
+             `deserialize_with_buffers::<BlobRef<'_>>(&stream, &buffers)` (the payload borrowed \
+             from the buffer). Checked before timing: equal values, the borrowed payloads point \
+             into the stream or at the buffer, the buffer is the value's own payload.\n"
+        );
+        let _ = write!(w, "| payload | stream bytes (in band / out of band) |");
+        for l in OOB_LOOPS {
+            let _ = write!(w, " {l} |");
+        }
+        let _ = write!(w, "\n|---|---:|");
+        for _ in OOB_LOOPS {
+            let _ = write!(w, "---:|");
+        }
+        let _ = writeln!(w);
+        for r in &b.oob {
+            let _ = write!(
+                w,
+                "| {} MiB | {} / {} |",
+                r.payload >> 20,
+                group_thousands(r.stream[0] as u64),
+                r.stream[1]
+            );
+            match &r.check {
+                Ok(()) => {
+                    for t in &r.timings {
+                        let _ = write!(w, " {} |", fmt_time(t.ns));
+                    }
+                }
+                Err(e) => {
+                    let _ = write!(w, " FAILED: {} |", e.replace('|', "\\|"));
+                }
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(w);
+    }
+
+    /// The goals of issue 13's benchmark item: (goal, measured, status) rows.
+    pub fn borrowed_goals(&self, b: &BorrowedSection) -> Vec<(String, String, String)> {
+        let idx: HashMap<Key, &Measured> = b
+            .measured
+            .iter()
+            .map(|m| ((m.dataset, m.peer, m.op), m))
+            .collect();
+        let ns = |d: &'static str, p: Peer| Self::ns(&idx, d, p, Op::Deserialize);
+        let smoke = self.settings.smoke;
+        let status = |r: f64, need: f64| -> String {
+            if smoke {
+                "not judged (smoke mode)".to_string()
+            } else if r >= need {
+                if r < need * 1.1 {
+                    "met (close: within 10%)".to_string()
+                } else {
+                    "met".to_string()
+                }
+            } else {
+                format!("**missed**: {:.0}% short", 100.0 * (1.0 - r / need))
+            }
+        };
+        let mut out = Vec::new();
+        let d = "CustomerList";
+        for (p, need) in [(Peer::FuryRs, 3.0), (Peer::Fory, 5.0)] {
+            let r = ns(d, p)
+                .zip(ns(d, Peer::FuryRsBorrowed))
+                .map(|(a, b)| a / b);
+            out.push((
+                format!(
+                    "{d}: fury-rs borrowed at least {need:.0}× faster than {} decode",
+                    p.name()
+                ),
+                r.map_or("n/a".into(), |r| {
+                    format!(
+                        "{} ({} vs {} ns)",
+                        fmt_ratio(r),
+                        fmt_ns(ns(d, p).unwrap_or(0.0)),
+                        fmt_ns(ns(d, Peer::FuryRsBorrowed).unwrap_or(0.0))
+                    )
+                }),
+                r.map_or("n/a".into(), |r| status(r, need)),
+            ));
+        }
+        for peer in [Peer::Postcard, Peer::Rkyv] {
+            for ours in [Peer::FuryRsBorrowed, Peer::FuryRsCompatibleBorrowed] {
+                let rs: Vec<(&str, f64)> = BORROWED_DATASETS
+                    .iter()
+                    .filter_map(|&d| Some((d, ns(d, peer)? / ns(d, ours)?)))
+                    .collect();
+                let Some(&(worst_d, worst)) = rs.iter().min_by(|a, b| a.1.total_cmp(&b.1)) else {
+                    out.push((
+                        format!("every {} row faster than {}", ours.name(), peer.name()),
+                        "n/a".into(),
+                        "n/a".into(),
+                    ));
+                    continue;
+                };
+                let misses: Vec<String> = rs
+                    .iter()
+                    .filter(|r| r.1 < 1.0)
+                    .map(|(d, r)| format!("{d} {}", fmt_ratio(*r)))
+                    .collect();
+                out.push((
+                    format!("every {} row faster than {}", ours.name(), peer.name()),
+                    if misses.is_empty() {
+                        format!("slowest margin {} ({worst_d})", fmt_ratio(worst))
+                    } else {
+                        format!("slower on {}", misses.join(", "))
+                    },
+                    status(worst, 1.0),
+                ));
+            }
+        }
+        if let [small, large] = b.oob.as_slice() {
+            for (name, k) in [("serialize", 1), ("deserialize", 4)] {
+                let r = small
+                    .timings
+                    .get(k)
+                    .zip(large.timings.get(k))
+                    .map(|(a, b)| b.ns / a.ns);
+                out.push((
+                    format!(
+                        "out of band: {name} time does not grow with the payload ({} MiB → {} \
+                         MiB; met below {OOB_GROWTH_LIMIT:.0}×, far from the {}× of a copy)",
+                        small.payload >> 20,
+                        large.payload >> 20,
+                        large.payload / small.payload.max(1)
+                    ),
+                    r.map_or("n/a".into(), |r| format!("{} the 1 MiB time", fmt_ratio(r))),
+                    r.map_or("n/a".into(), |r| {
+                        if smoke {
+                            "not judged (smoke mode)".into()
+                        } else if r < OOB_GROWTH_LIMIT {
+                            "met".into()
+                        } else {
+                            "**missed**".into()
+                        }
+                    }),
+                ));
+            }
+        }
+        out
     }
 
     /// A horizontal bar chart: per dataset and op, each peer's speed relative to bincode on a
@@ -523,6 +856,11 @@ pub fn color(p: Peer) -> &'static str {
         Peer::MessagePack => "#9467bd",
         Peer::Bincode => "#7f7f7f",
         Peer::Json => "#bcbd22",
+        Peer::FuryRsBorrowed => "#ff7f0e",
+        Peer::FuryRsCompatibleBorrowed => "#ffbb78",
+        Peer::Postcard => "#17becf",
+        Peer::Bitcode => "#e377c2",
+        Peer::Rkyv => "#393b79",
     }
 }
 
@@ -559,6 +897,17 @@ pub fn fmt_ns(ns: f64) -> String {
         format!("{ns:.1}")
     } else {
         format!("{ns:.2}")
+    }
+}
+
+/// A time in ns as `850 ns`, `12.3 µs` or `4.56 ms`.
+pub fn fmt_time(ns: f64) -> String {
+    if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.1} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
     }
 }
 

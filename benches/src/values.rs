@@ -469,3 +469,33 @@ pub fn user_model_list(n: i32) -> UserModelList {
             .collect(),
     }
 }
+
+/// `n` log records from a handful of services (the borrowed-decoding section uses 1,000):
+/// short ASCII host, service and logger names and a message of about 60 characters.
+pub fn log_list(n: i32) -> LogList {
+    const SERVICES: [&str; 4] = ["auth", "billing", "search", "gateway"];
+    const VERBS: [&str; 4] = ["GET", "POST", "PUT", "DELETE"];
+    LogList {
+        entries: (0..n)
+            .map(|i| {
+                let service = SERVICES[(i % 4) as usize];
+                LogEntry {
+                    timestamp: 1_764_590_400_000 + i64::from(i) * 37,
+                    level: i % 5,
+                    thread: 1 + i % 16,
+                    line: 100 + (i * 7) % 900,
+                    host: format!("web-{:02}.eu-west-1.internal", i % 12),
+                    service: service.to_string(),
+                    logger: format!("com.example.{service}.RequestHandler"),
+                    message: format!(
+                        "{} /api/v1/{service}/{} completed with status {} in {} ms",
+                        VERBS[(i % 4) as usize],
+                        10_000 + i * 13,
+                        if i % 17 == 0 { 500 } else { 200 },
+                        1 + (i * 31) % 250
+                    ),
+                }
+            })
+            .collect(),
+    }
+}

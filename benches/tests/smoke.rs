@@ -55,6 +55,8 @@ fn every_peer_round_trips_every_dataset_and_the_report_renders() {
         failures: Vec::new(),
         threads,
         interop: interop_rows(&engines),
+        borrowed: None,
+        load: Vec::new(),
         elapsed_secs: 0.0,
     };
     let md = report.markdown();
@@ -63,4 +65,62 @@ fn every_peer_round_trips_every_dataset_and_the_report_renders() {
     }
     let svg = report.svg();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+}
+
+#[test]
+fn every_borrowed_row_round_trips_and_the_section_renders() {
+    use fury_benches::borrowed::{borrowed_section, BORROWED_DATASETS, OOB_LOOPS, OOB_PAYLOADS};
+    let engines = Engines::new();
+    let settings = Settings::smoke();
+    let b = borrowed_section(&engines, &settings, |_| {});
+    assert!(b.failures.is_empty(), "{:?}", b.failures);
+    assert_eq!(
+        b.measured.len(),
+        BORROWED_DATASETS.len() * Peer::BORROWED.len()
+    );
+    assert!(b.measured.iter().all(|m| m.op == Op::Deserialize));
+    // The borrowed mirrors read exactly the bytes their owned types write.
+    let size = |d: &str, p: Peer| {
+        b.sizes
+            .iter()
+            .find(|s| s.0 == d && s.1 == p)
+            .map(|s| s.2)
+            .expect("a size")
+    };
+    for d in BORROWED_DATASETS {
+        assert_eq!(size(d, Peer::FuryRs), size(d, Peer::FuryRsBorrowed), "{d}");
+        assert_eq!(
+            size(d, Peer::FuryRsCompatible),
+            size(d, Peer::FuryRsCompatibleBorrowed),
+            "{d}"
+        );
+    }
+    assert_eq!(b.oob.len(), OOB_PAYLOADS.len());
+    for r in &b.oob {
+        assert!(r.check.is_ok(), "{} bytes: {:?}", r.payload, r.check);
+        assert_eq!(r.timings.len(), OOB_LOOPS.len());
+        assert!(
+            r.stream[0] > r.payload && r.stream[1] < 64,
+            "{:?}",
+            r.stream
+        );
+    }
+    let report = Report {
+        settings,
+        measured: Vec::new(),
+        sizes: Vec::new(),
+        failures: Vec::new(),
+        threads: Vec::new(),
+        interop: Vec::new(),
+        borrowed: Some(b),
+        load: vec![150.0, 190.0],
+        elapsed_secs: 0.0,
+    };
+    let md = report.markdown();
+    assert!(md.contains("## Borrowed decoding") && md.contains("### Out-of-band buffers"));
+    assert!(md.contains("**Shared machine:**"));
+    for d in BORROWED_DATASETS {
+        assert!(md.contains(&format!("| {d} |")), "{d} missing");
+    }
+    assert!(md.contains("| CustomerList: fury-rs borrowed at least 3× faster"));
 }

@@ -6,9 +6,11 @@
 //! a temporary folder instead, unless `--out` is given).
 //!
 //! `--smoke` runs each loop a few times only and checks that every peer round-trips every
-//! dataset (decode(encode(x)) == x), also from two threads sharing one instance; any failure
-//! exits with status 1.
+//! dataset (decode(encode(x)) == x), also from two threads sharing one instance, and that
+//! every row of the borrowed-decoding section and the out-of-band table checks out; any
+//! failure exits with status 1.
 
+use fury_benches::borrowed::borrowed_section;
 use fury_benches::interop::interop_rows;
 use fury_benches::measure::{measure, Settings};
 use fury_benches::peers::{all_cases, Engines, Peer};
@@ -18,7 +20,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn usage() -> ! {
-    eprintln!("usage: report [--smoke] [--rounds N] [--target-ms M] [--no-threads] [--out DIR]");
+    eprintln!(
+        "usage: report [--smoke] [--rounds N] [--target-ms M] [--no-threads] [--no-borrowed] \
+         [--out DIR]"
+    );
     std::process::exit(2);
 }
 
@@ -26,6 +31,7 @@ fn main() {
     let mut settings = Settings::full();
     let mut out: Option<PathBuf> = None;
     let mut with_threads = true;
+    let mut with_borrowed = true;
     let mut args = std::env::args().skip(1);
     let mut rounds = None;
     let mut target = None;
@@ -35,6 +41,7 @@ fn main() {
             "--rounds" => rounds = args.next().and_then(|v| v.parse().ok()).or_else(|| usage()),
             "--target-ms" => target = args.next().and_then(|v| v.parse().ok()).or_else(|| usage()),
             "--no-threads" => with_threads = false,
+            "--no-borrowed" => with_borrowed = false,
             "--out" => out = Some(args.next().unwrap_or_else(|| usage()).into()),
             "-h" | "--help" => usage(),
             _ => usage(),
@@ -58,6 +65,7 @@ fn main() {
     }
 
     let started = Instant::now();
+    let mut load: Vec<f64> = load_average().into_iter().collect();
     let engines = Engines::new();
     let mut cases = all_cases(&engines, &Peer::ALL);
     let failures: Vec<_> = cases
@@ -102,6 +110,22 @@ fn main() {
             t.check
         );
     }
+    let borrowed = with_borrowed.then(|| {
+        eprintln!("borrowed decoding and out-of-band buffers");
+        borrowed_section(&engines, &settings, |line| eprintln!("  {line}"))
+    });
+    let borrowed_failures = borrowed.as_ref().map_or(0, |b| {
+        for (d, p, e) in &b.failures {
+            eprintln!("BORROWED ROUND TRIP FAILED: {d} / {}: {e}", p.name());
+        }
+        for r in b.oob.iter().filter(|r| r.check.is_err()) {
+            eprintln!(
+                "OUT-OF-BAND CHECK FAILED: {} bytes: {:?}",
+                r.payload, r.check
+            );
+        }
+        b.failures.len() + b.oob.iter().filter(|r| r.check.is_err()).count()
+    });
     let mut interop = interop_rows(&engines);
     interop.extend(fury_benches::interop::type_rows());
 
@@ -112,6 +136,11 @@ fn main() {
         failures,
         threads,
         interop,
+        borrowed,
+        load: {
+            load.extend(load_average());
+            load
+        },
         elapsed_secs: started.elapsed().as_secs_f64(),
     };
     let md = report.markdown();
@@ -137,18 +166,35 @@ fn main() {
             fmt_ratio(*r)
         );
     }
-    if !report.failures.is_empty() || thread_failures > 0 {
+    if !report.failures.is_empty() || thread_failures > 0 || borrowed_failures > 0 {
         eprintln!(
-            "FAILED: {} round-trip and {} thread check failure(s)",
+            "FAILED: {} round-trip, {} thread check and {} borrowed/out-of-band failure(s)",
             report.failures.len(),
-            thread_failures
+            thread_failures,
+            borrowed_failures
         );
         std::process::exit(1);
     }
     if settings.smoke {
         eprintln!(
             "smoke: {} passed, 0 failed",
-            report.sizes.len() + report.threads.len()
+            report.sizes.len()
+                + report.threads.len()
+                + report
+                    .borrowed
+                    .as_ref()
+                    .map_or(0, |b| b.sizes.len() + b.oob.len())
         );
     }
+}
+
+/// The 1-minute load average (Linux), to tell in the report whether other work shared the
+/// machine.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
