@@ -45,6 +45,11 @@ pub enum ErrorKind {
     Unsupported { what: String },
     /// Any other malformed input.
     Invalid { what: String },
+    /// Reading from a `std::io::Read` or writing to a `std::io::Write` failed.
+    Io {
+        kind: std::io::ErrorKind,
+        message: String,
+    },
 }
 
 /// The error of every fallible operation in this crate.
@@ -130,6 +135,7 @@ impl fmt::Display for ErrorKind {
             }
             ErrorKind::Unsupported { what } => write!(f, "unsupported: {what}"),
             ErrorKind::Invalid { what } => write!(f, "invalid input: {what}"),
+            ErrorKind::Io { kind, message } => write!(f, "I/O error ({kind:?}): {message}"),
         }
     }
 }
@@ -144,3 +150,13 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    #[cold]
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        })
+    }
+}

@@ -312,15 +312,10 @@ impl Fury {
         value: &T,
         buf: &mut B,
     ) -> Result<()> {
-        SCRATCH.with(|cell| {
-            let mut scratch = cell.take();
-            scratch.clear();
-            let result = self.serialize_into(value, &mut scratch);
+        with_scratch(|scratch| {
+            let result = self.serialize_into(value, scratch);
             if result.is_ok() {
-                buf.put_slice(&scratch);
-            }
-            if scratch.capacity() <= SCRATCH_KEEP {
-                cell.set(scratch);
+                buf.put_slice(scratch);
             }
             result
         })
@@ -433,13 +428,22 @@ fn oob_mismatch(header: u8) -> String {
     }
 }
 
-#[cfg(feature = "bytes")]
 thread_local! {
-    // The stream `serialize_to_buf` writes before its one `put_slice`, kept per thread so
-    // that steady traffic does not allocate it again.
+    // The stream written before one `put_slice` or `write_all`, kept per thread so that
+    // steady traffic does not allocate it again.
     static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Above this capacity the scratch vector is dropped instead of kept for the next call.
-#[cfg(feature = "bytes")]
 const SCRATCH_KEEP: usize = 1 << 20;
+
+/// Runs `f` with this thread's scratch vector, emptied.
+pub(crate) fn with_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    let mut scratch = SCRATCH.try_with(|c| c.take()).unwrap_or_default();
+    scratch.clear();
+    let result = f(&mut scratch);
+    if scratch.capacity() <= SCRATCH_KEEP {
+        let _ = SCRATCH.try_with(|c| c.set(scratch));
+    }
+    result
+}

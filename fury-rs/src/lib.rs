@@ -50,6 +50,7 @@ mod context;
 mod decimal;
 mod error;
 mod float16;
+pub mod frame;
 mod fury;
 mod meta;
 mod resolver;
