@@ -45,6 +45,8 @@
 #![warn(missing_docs)]
 
 mod buffer;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod config;
 mod context;
 mod decimal;
