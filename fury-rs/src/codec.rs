@@ -28,6 +28,7 @@
 //! announced longer than the maximum (the stream can no longer be trusted to be framed), or
 //! the connection ending inside a frame. `FramedRead` ends its stream after such an error.
 
+use crate::context::{ReadMeta, WriteMeta};
 use crate::error::Result;
 use crate::frame::{self, HEADER_LEN};
 use crate::fury::{with_scratch, Fury};
@@ -45,6 +46,8 @@ pub struct FuryCodec<T> {
     decoded: u64,
     /// Frames encoded so far.
     encoded: u64,
+    /// The connection's shared type metadata, when on (`share_meta`).
+    meta: Option<Box<(WriteMeta, ReadMeta)>>,
     marker: PhantomData<fn() -> T>,
 }
 
@@ -54,18 +57,21 @@ impl<T> fmt::Debug for FuryCodec<T> {
             .field("max_frame_len", &self.max_frame_len)
             .field("decoded", &self.decoded)
             .field("encoded", &self.encoded)
+            .field("share_meta", &self.meta.is_some())
             .finish_non_exhaustive()
     }
 }
 
 impl<T> Clone for FuryCodec<T> {
-    /// A codec with the same settings and fresh counters.
+    /// A codec with the same settings, for another connection: fresh counters and, if
+    /// metadata sharing is on, fresh shared metadata.
     fn clone(&self) -> Self {
         FuryCodec {
             fury: self.fury.clone(),
             max_frame_len: self.max_frame_len,
             decoded: 0,
             encoded: 0,
+            meta: self.meta.as_ref().map(|_| Box::default()),
             marker: PhantomData,
         }
     }
@@ -80,8 +86,38 @@ impl<T> FuryCodec<T> {
             max_frame_len: frame::DEFAULT_MAX_FRAME_LEN,
             decoded: 0,
             encoded: 0,
+            meta: None,
             marker: PhantomData,
         }
+    }
+
+    /// Shares type metadata across the frames of the connection (default: off): each
+    /// TypeDef is sent once, and later frames name it by a back reference (see
+    /// [`WriteMeta`]). Both ends must turn it on, with a fresh codec per connection; the
+    /// peer must be fury-rs (pyfory 1.7.7 resets the metadata after every message). Turning
+    /// it on discards what was shared so far.
+    ///
+    /// ```
+    /// use tokio_util::codec::{Decoder, Encoder};
+    /// # #[derive(fury::FuryObject, Debug, PartialEq)]
+    /// # #[fury(id = 100)]
+    /// # struct Point { x: i32, y: i32 }
+    /// let mut fury = fury::Fury::default();
+    /// fury.register::<Point>().unwrap();
+    /// let fury = std::sync::Arc::new(fury);
+    /// let mut client = fury::codec::FuryCodec::<Point>::new(fury.clone()).share_meta(true);
+    /// let mut server = fury::codec::FuryCodec::<Point>::new(fury).share_meta(true);
+    /// let mut wire = bytes::BytesMut::new();
+    /// client.encode(Point { x: 1, y: 2 }, &mut wire).unwrap();
+    /// let first = wire.len();
+    /// client.encode(Point { x: 3, y: 4 }, &mut wire).unwrap();
+    /// assert!(wire.len() - first < first); // the second frame names the TypeDef
+    /// assert_eq!(server.decode(&mut wire).unwrap().unwrap().unwrap(), Point { x: 1, y: 2 });
+    /// assert_eq!(server.decode(&mut wire).unwrap().unwrap().unwrap(), Point { x: 3, y: 4 });
+    /// ```
+    pub fn share_meta(mut self, on: bool) -> Self {
+        self.meta = on.then(Box::default);
+        self
     }
 
     /// Sets the largest frame body accepted or written (bytes).
@@ -150,11 +186,17 @@ impl<T: DeserializeOwned> tokio_util::codec::Decoder for FuryCodec<T> {
         let body = src.split_to(len).freeze();
         let frame = self.decoded;
         self.decoded += 1;
-        Ok(Some(
-            self.fury
-                .deserialize_bytes::<T>(&body)
-                .map_err(|error| FrameError { frame, len, error }),
-        ))
+        let value = match self.meta.as_mut() {
+            Some(meta) => self
+                .fury
+                .deserialize_bytes_with_meta::<T>(&body, &mut meta.1),
+            None => self.fury.deserialize_bytes::<T>(&body),
+        };
+        Ok(Some(value.map_err(|error| FrameError {
+            frame,
+            len,
+            error,
+        })))
     }
 
     fn decode_eof(
@@ -192,11 +234,27 @@ impl<T, E: Serialize> tokio_util::codec::Encoder<E> for FuryCodec<T> {
     /// nothing is appended.
     fn encode(&mut self, item: E, dst: &mut BytesMut) -> std::result::Result<(), CodecError> {
         let frame = self.encoded;
+        let (fury, max) = (&self.fury, self.max_frame_len);
+        let meta = self.meta.as_mut().map(|m| &mut m.0);
+        let before = meta.as_ref().map_or(0, |m| m.len());
         let written: Result<std::result::Result<(), CodecError>> = with_scratch(|scratch| {
-            self.fury.serialize_frame_into(&item, scratch)?;
+            let mut meta = meta;
+            match meta.as_deref_mut() {
+                Some(meta) => {
+                    frame::append_frame(scratch, |out| fury.serialize_with_meta(&item, out, meta))?
+                }
+                None => fury.serialize_frame_into(&item, scratch)?,
+            }
             let len = scratch.len() - HEADER_LEN;
-            if len > self.max_frame_len {
-                return Ok(Err(self.too_large(frame, len as u64)));
+            if len > max {
+                if let Some(meta) = meta {
+                    meta.truncate(before); // not sent
+                }
+                return Ok(Err(CodecError::TooLarge {
+                    frame,
+                    len: len as u64,
+                    max,
+                }));
             }
             dst.put_slice(scratch);
             Ok(Ok(()))

@@ -62,7 +62,7 @@ mod types;
 mod value;
 
 pub use crate::buffer::{Reader, Writer};
-pub use crate::context::{ReadContext, WriteContext};
+pub use crate::context::{ReadContext, ReadMeta, WriteContext, WriteMeta, MAX_CONNECTION_TYPEDEFS};
 
 pub use crate::config::{Config, DEFAULT_MAX_DEPTH};
 pub use crate::decimal::{Decimal, ParseDecimalError};
