@@ -60,6 +60,8 @@ bash scripts/rpc-check.sh "$venv/bin/python"
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 cargo bench --quiet -p fury-benches --no-run
 cargo run --quiet --release -p fury-benches --bin report -- --smoke
+# The RPC benchmark's smoke mode: every codec echoes every payload over loopback (debug build).
+cargo run --quiet -p fury-benches --bin rpc -- --smoke
 
 echo "== the committed vectors are what pinned pyfory writes, and the Rust mirrors are current"
 "$venv/bin/python" conformance/generate.py --check

@@ -16,5 +16,6 @@ pub mod measure;
 pub mod pb;
 pub mod peers;
 pub mod render;
+pub mod rpc;
 pub mod threads;
 pub mod values;

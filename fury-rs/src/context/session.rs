@@ -44,6 +44,7 @@ impl WriteMeta {
 
     /// Forgets the announcements after the first `len` (those of a message that was
     /// written but then not sent).
+    #[cfg(feature = "tokio")]
     pub(crate) fn truncate(&mut self, len: usize) {
         if len < self.len as usize {
             self.len = len as u32;
