@@ -5,8 +5,9 @@
 #   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
 #      expected values (and reads the rows fury-rs wrote, for the row format);
-#   4. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
-#   5. a regeneration of every vector with the pinned pyfory, compared with the committed files
+#   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback;
+#   5. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
+#   6. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
@@ -59,9 +60,14 @@ echo "== pyfory 1.7.7 reads the extension types fury-rs wrote (written by cargo 
 echo "== pyfory 1.7.7 reads the rows fury-rs wrote (row format; written by cargo test)"
 "$venv/bin/python" conformance/generate_row.py --check-peer target/conformance/fury-rs-rows.json
 
+echo "== a pyfory 1.7.7 client and the Rust client call the Rust RPC server (tokio codec) on 127.0.0.1"
+bash scripts/rpc-check.sh "$venv/bin/python"
+
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 cargo bench --quiet -p fury-benches --no-run
 cargo run --quiet --release -p fury-benches --bin report -- --smoke
+# The RPC benchmark's smoke mode: every codec echoes every payload over loopback (debug build).
+cargo run --quiet -p fury-benches --bin rpc -- --smoke
 
 echo "== the committed vectors are what pinned pyfory writes, and the Rust mirrors are current"
 "$venv/bin/python" conformance/generate.py --check

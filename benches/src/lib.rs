@@ -18,6 +18,7 @@ pub mod measure;
 pub mod pb;
 pub mod peers;
 pub mod render;
+pub mod rpc;
 pub mod threads;
 pub mod values;
 pub mod views;

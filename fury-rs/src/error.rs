@@ -48,6 +48,11 @@ pub enum ErrorKind {
     /// A row (row format) that is not valid for its type: `field` is the path to the field
     /// or element (`inner.tags[3]`), `what` what was wrong there.
     BadRow { field: String, what: String },
+    /// Reading from a `std::io::Read` or writing to a `std::io::Write` failed.
+    Io {
+        kind: std::io::ErrorKind,
+        message: String,
+    },
 }
 
 /// The error of every fallible operation in this crate.
@@ -158,6 +163,7 @@ impl fmt::Display for ErrorKind {
                 write!(f, "invalid row: {what}")
             }
             ErrorKind::BadRow { field, what } => write!(f, "invalid row at `{field}`: {what}"),
+            ErrorKind::Io { kind, message } => write!(f, "I/O error ({kind:?}): {message}"),
         }
     }
 }
@@ -172,3 +178,13 @@ impl fmt::Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+impl From<std::io::Error> for Error {
+    #[cold]
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io {
+            kind: e.kind(),
+            message: e.to_string(),
+        })
+    }
+}

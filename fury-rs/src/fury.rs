@@ -1,7 +1,7 @@
 //! The [`Fury`] facade and its builder.
 
 use crate::config::Config;
-use crate::context::{ReadContext, WriteContext};
+use crate::context::{ReadContext, ReadMeta, WriteContext, WriteMeta};
 use crate::error::{Error, ErrorKind, Result};
 use crate::resolver::{Registration, Registry, TypeDefCache};
 use crate::serializer::{Deserialize, FuryObject, Serialize};
@@ -197,6 +197,85 @@ impl Fury {
         result
     }
 
+    /// Appends the serialization of `value` to `out`, sharing type metadata with the earlier
+    /// messages of a connection: TypeDefs announced before under `meta` are named by a back
+    /// reference, new ones are announced and recorded (see [`WriteMeta`]). The peer reads
+    /// the messages in order with one [`ReadMeta`] ([`Fury::deserialize_with_meta`]). On
+    /// error `out` and `meta` are left as they were.
+    ///
+    /// ```
+    /// use fury::{Fury, FuryObject, ReadMeta, WriteMeta};
+    /// #[derive(FuryObject, Debug, PartialEq)]
+    /// #[fury(id = 100)]
+    /// struct Point { x: i32, y: i32 }
+    ///
+    /// let mut fury = Fury::default(); // compatible mode: structs carry TypeDefs
+    /// fury.register::<Point>().unwrap();
+    /// let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    /// let (mut first, mut second) = (Vec::new(), Vec::new());
+    /// fury.serialize_with_meta(&Point { x: 1, y: 2 }, &mut first, &mut send).unwrap();
+    /// fury.serialize_with_meta(&Point { x: 3, y: 4 }, &mut second, &mut send).unwrap();
+    /// assert!(second.len() < first.len()); // the TypeDef crossed once
+    /// let a: Point = fury.deserialize_with_meta(&first, &mut recv).unwrap();
+    /// let b: Point = fury.deserialize_with_meta(&second, &mut recv).unwrap();
+    /// assert_eq!((a.x, b.x), (1, 3));
+    /// // Alone, the second message names a TypeDef its reader never saw.
+    /// assert!(fury.deserialize::<Point>(&second).is_err());
+    /// ```
+    pub fn serialize_with_meta<T: Serialize + ?Sized>(
+        &self,
+        value: &T,
+        out: &mut Vec<u8>,
+        meta: &mut WriteMeta,
+    ) -> Result<()> {
+        let start = out.len();
+        let mut ctx = WriteContext::new(out, &self.registry, self.config);
+        ctx.load_meta(meta);
+        let result = value.write_stream(&mut ctx);
+        ctx.store_meta(meta, result.is_ok());
+        drop(ctx);
+        if result.is_err() {
+            out.truncate(start);
+        }
+        result
+    }
+
+    /// Deserializes a `T` from `bytes` (exactly one stream), a message of a connection whose
+    /// earlier messages were read with the same `meta` (see
+    /// [`Fury::serialize_with_meta`]). TypeDefs the message announces are kept in `meta`,
+    /// also when a later part of the message is an error.
+    pub fn deserialize_with_meta<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+        meta: &mut ReadMeta,
+    ) -> Result<T> {
+        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
+        ctx.load_meta(meta);
+        let result = self.read_whole(&mut ctx);
+        let kept = ctx.store_meta(meta);
+        let value = result?;
+        kept?;
+        Ok(value)
+    }
+
+    /// [`Fury::deserialize_with_meta`] from a `bytes::Bytes` (feature `bytes`): `Bytes`
+    /// values in `T` are slices of `input`, as in [`Fury::deserialize_bytes`].
+    #[cfg(feature = "bytes")]
+    pub fn deserialize_bytes_with_meta<'de, T: Deserialize<'de>>(
+        &self,
+        input: &'de bytes::Bytes,
+        meta: &mut ReadMeta,
+    ) -> Result<T> {
+        let mut ctx = ReadContext::new(input, &self.registry, &self.typedef_cache, self.config);
+        ctx.set_source(input);
+        ctx.load_meta(meta);
+        let result = self.read_whole(&mut ctx);
+        let kept = ctx.store_meta(meta);
+        let value = result?;
+        kept?;
+        Ok(value)
+    }
+
     /// Serializes `value` with out-of-band buffers, as pyfory's
     /// `serialize(obj, buffer_callback=...)` does: the stream's header says so, and each
     /// BINARY payload (a `Vec<u8>`, `&[u8]`, `Cow<[u8]>` or `Value::Binary`) is either kept in
@@ -312,15 +391,10 @@ impl Fury {
         value: &T,
         buf: &mut B,
     ) -> Result<()> {
-        SCRATCH.with(|cell| {
-            let mut scratch = cell.take();
-            scratch.clear();
-            let result = self.serialize_into(value, &mut scratch);
+        with_scratch(|scratch| {
+            let result = self.serialize_into(value, scratch);
             if result.is_ok() {
-                buf.put_slice(&scratch);
-            }
-            if scratch.capacity() <= SCRATCH_KEEP {
-                cell.set(scratch);
+                buf.put_slice(scratch);
             }
             result
         })
@@ -433,13 +507,22 @@ fn oob_mismatch(header: u8) -> String {
     }
 }
 
-#[cfg(feature = "bytes")]
 thread_local! {
-    // The stream `serialize_to_buf` writes before its one `put_slice`, kept per thread so
-    // that steady traffic does not allocate it again.
+    // The stream written before one `put_slice` or `write_all`, kept per thread so that
+    // steady traffic does not allocate it again.
     static SCRATCH: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
 }
 
 /// Above this capacity the scratch vector is dropped instead of kept for the next call.
-#[cfg(feature = "bytes")]
 const SCRATCH_KEEP: usize = 1 << 20;
+
+/// Runs `f` with this thread's scratch vector, emptied.
+pub(crate) fn with_scratch<R>(f: impl FnOnce(&mut Vec<u8>) -> R) -> R {
+    let mut scratch = SCRATCH.try_with(|c| c.take()).unwrap_or_default();
+    scratch.clear();
+    let result = f(&mut scratch);
+    if scratch.capacity() <= SCRATCH_KEEP {
+        let _ = SCRATCH.try_with(|c| c.set(scratch));
+    }
+    result
+}

@@ -45,11 +45,14 @@
 #![warn(missing_docs)]
 
 mod buffer;
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod config;
 mod context;
 mod decimal;
 mod error;
 mod float16;
+pub mod frame;
 mod fury;
 mod meta;
 mod resolver;
@@ -60,7 +63,7 @@ mod types;
 mod value;
 
 pub use crate::buffer::{Reader, Writer};
-pub use crate::context::{ReadContext, WriteContext};
+pub use crate::context::{ReadContext, ReadMeta, WriteContext, WriteMeta, MAX_CONNECTION_TYPEDEFS};
 
 pub use crate::config::{Config, DEFAULT_MAX_DEPTH};
 pub use crate::decimal::{Decimal, ParseDecimalError};

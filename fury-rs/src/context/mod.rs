@@ -15,12 +15,14 @@ use std::sync::Arc;
 mod pool;
 mod read;
 mod refs;
+mod session;
 mod shared;
 mod write;
 
 use pool::*;
 use refs::ClearCell;
 pub use refs::RefSlot;
+pub use session::{ReadMeta, WriteMeta, MAX_CONNECTION_TYPEDEFS};
 use shared::*;
 
 /// Counts nesting levels against a limit, so that deep input is an error and not a stack

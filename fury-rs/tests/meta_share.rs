@@ -1,0 +1,280 @@
+//! Type metadata shared across the messages of a connection (fury::WriteMeta / ReadMeta).
+//! pyfory 1.7.7 has no such state across messages (its scoped meta share is reset after
+//! every serialize and deserialize), so what is checked against the peer is that a first
+//! message is exactly the stream `serialize` writes (which pyfory reads, per the compat
+//! vectors), and that later messages differ from it only by naming earlier TypeDefs.
+
+use fury::{ErrorKind, Fury, FuryObject, ReadMeta, WriteMeta};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+
+// The order model of fury-rs/examples/orders.rs (the "Order" shape).
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "shop", name = "Money")]
+struct Money(i64, Arc<str>);
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "shop", name = "Line")]
+struct Line {
+    sku: Arc<str>,
+    quantity: usize,
+    price: Money,
+    dims: [u16; 3],
+    tags: VecDeque<String>,
+}
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "shop", name = "Order")]
+struct Order {
+    id: u64,
+    lines: Vec<Line>,
+    location: (f64, f64),
+    totals: HashMap<String, (i64, u32)>,
+    #[fury(rename = "customerNote")]
+    note: Option<String>,
+}
+
+fn order(i: u64) -> Order {
+    Order {
+        id: 9_000_000_000 + i,
+        lines: vec![
+            Line {
+                sku: "tea-01".into(),
+                quantity: 3,
+                price: Money(450, "EUR".into()),
+                dims: [10, 20, 5],
+                tags: VecDeque::from(vec!["green".to_string()]),
+            },
+            Line {
+                sku: format!("cup-{i}").into(),
+                quantity: 1,
+                price: Money(1200, "EUR".into()),
+                dims: [8, 8, 10],
+                tags: VecDeque::new(),
+            },
+        ],
+        location: (52.52, 13.405),
+        totals: HashMap::from([("EUR".to_string(), (2550, 2))]),
+        note: i.is_multiple_of(2).then(|| "ring twice".to_string()),
+    }
+}
+
+fn shop(compatible: bool) -> Fury {
+    let mut fury = Fury::builder().compatible(compatible).build();
+    fury.register::<Money>()
+        .unwrap()
+        .register::<Line>()
+        .unwrap()
+        .register::<Order>()
+        .unwrap();
+    fury
+}
+
+#[test]
+fn orders_with_shared_meta_are_within_ten_percent_of_same_schema() {
+    let compat = shop(true);
+    let same = shop(false);
+    let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    let mut sizes = Vec::new();
+    for i in 0..20 {
+        let o = order(i);
+        let mut msg = Vec::new();
+        compat.serialize_with_meta(&o, &mut msg, &mut send).unwrap();
+        let plain = compat.serialize(&o).unwrap();
+        let same_len = same.serialize(&o).unwrap().len();
+        if i == 0 {
+            assert_eq!(msg, plain, "a first message is the stream serialize writes");
+        } else {
+            assert!(
+                msg.len() as f64 <= same_len as f64 * 1.10,
+                "message {i}: {} bytes with shared meta, {same_len} same-schema",
+                msg.len()
+            );
+            let err = compat.deserialize::<Order>(&msg).unwrap_err();
+            assert!(
+                err.to_string().contains("TypeDef back reference"),
+                "a reader without the connection's metadata: {err}"
+            );
+        }
+        let back: Order = compat.deserialize_with_meta(&msg, &mut recv).unwrap();
+        assert_eq!(back, o);
+        sizes.push((msg.len(), plain.len(), same_len));
+    }
+    assert_eq!(send.len(), 3, "Order, Line, Money");
+    assert_eq!(recv.len(), 3);
+    let (shared, plain, same_len) = sizes[1];
+    eprintln!("Order: {plain} bytes compatible, {shared} with shared meta, {same_len} same-schema");
+}
+
+#[test]
+fn numbering_goes_on_across_messages_with_new_types_appearing_later() {
+    let fury = shop(true);
+    let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    let money = Money(5, "USD".into());
+    let line = order(1).lines.remove(0);
+    let mut a = Vec::new();
+    fury.serialize_with_meta(&money, &mut a, &mut send).unwrap();
+    assert_eq!(a, fury.serialize(&money).unwrap());
+    let mut b = Vec::new();
+    fury.serialize_with_meta(&line, &mut b, &mut send).unwrap();
+    let mut c = Vec::new();
+    fury.serialize_with_meta(&order(2), &mut c, &mut send)
+        .unwrap();
+    assert_eq!(send.len(), 3);
+    assert_eq!(
+        fury.deserialize_with_meta::<Money>(&a, &mut recv).unwrap(),
+        money
+    );
+    assert_eq!(
+        fury.deserialize_with_meta::<Line>(&b, &mut recv).unwrap(),
+        line
+    );
+    assert_eq!(
+        fury.deserialize_with_meta::<Order>(&c, &mut recv).unwrap(),
+        order(2)
+    );
+    // Out of order: the reader of `c` alone has not seen Line's TypeDef (announced in `b`).
+    let mut late = ReadMeta::new();
+    fury.deserialize_with_meta::<Money>(&a, &mut late).unwrap();
+    assert!(fury.deserialize_with_meta::<Order>(&c, &mut late).is_err());
+}
+
+#[test]
+fn a_failed_write_announces_nothing() {
+    #[derive(FuryObject, Debug)]
+    #[fury(id = 700)]
+    struct Unregistered {
+        x: i32,
+    }
+    let fury = shop(true);
+    let mut send = WriteMeta::new();
+    let mut out = vec![0xee];
+    let failing = (order(0), Unregistered { x: 1 });
+    assert!(fury
+        .serialize_with_meta(&failing, &mut out, &mut send)
+        .is_err());
+    assert_eq!(out, [0xee]);
+    assert!(
+        send.is_empty(),
+        "the failed message's TypeDefs were never sent"
+    );
+    let mut msg = Vec::new();
+    fury.serialize_with_meta(&order(0), &mut msg, &mut send)
+        .unwrap();
+    assert_eq!(msg, fury.serialize(&order(0)).unwrap());
+}
+
+/// Another version of `Money` on the writer's side: the reader's TypeDefs are remote ones
+/// (parsed, not its own), kept across messages too.
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "shop", name = "Money")]
+struct MoneyV2 {
+    amount: i64,
+    currency: String,
+    rounded: bool,
+}
+
+#[derive(FuryObject, Debug, Clone, PartialEq, Default)]
+#[fury(namespace = "shop", name = "Money")]
+struct MoneyV1 {
+    amount: i64,
+    currency: String,
+}
+
+#[test]
+fn remote_typedefs_of_another_version_are_kept_across_messages() {
+    let mut writer = Fury::default();
+    writer.register::<MoneyV2>().unwrap();
+    let mut reader = Fury::default();
+    reader.register::<MoneyV1>().unwrap();
+    let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    for i in 0..5 {
+        let v = MoneyV2 {
+            amount: i,
+            currency: "EUR".into(),
+            rounded: true,
+        };
+        let mut msg = Vec::new();
+        writer.serialize_with_meta(&v, &mut msg, &mut send).unwrap();
+        let back: MoneyV1 = reader.deserialize_with_meta(&msg, &mut recv).unwrap();
+        assert_eq!(
+            back,
+            MoneyV1 {
+                amount: i,
+                currency: "EUR".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn hostile_markers_are_errors() {
+    let fury = shop(true);
+    let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    let money = Money(5, "USD".into());
+    let mut a = Vec::new();
+    fury.serialize_with_meta(&money, &mut a, &mut send).unwrap();
+    let mut b = Vec::new();
+    fury.serialize_with_meta(&money, &mut b, &mut send).unwrap();
+    fury.deserialize_with_meta::<Money>(&a, &mut recv).unwrap();
+    // `b` names TypeDef 0 with the marker 01 right after the kind byte; name 5 instead.
+    let at = b.iter().position(|&x| x == 0x01).unwrap();
+    let at = at + 1 + b[at + 1..].iter().position(|&x| x == 0x01).unwrap();
+    let mut bad = b.clone();
+    bad[at] = (5 << 1) | 1;
+    let err = fury
+        .deserialize_with_meta::<Money>(&bad, &mut recv)
+        .unwrap_err();
+    assert!(matches!(err.kind(), ErrorKind::Invalid { .. }), "{err}");
+    // A new TypeDef announced out of sequence (index 3 while 1 are known).
+    bad[at] = 3 << 1;
+    assert!(fury
+        .deserialize_with_meta::<Money>(&bad, &mut recv)
+        .is_err());
+    // The state survived: the honest message still reads.
+    assert_eq!(
+        fury.deserialize_with_meta::<Money>(&b, &mut recv).unwrap(),
+        money
+    );
+    // Every prefix of it is an error, never a panic.
+    for cut in 0..b.len() {
+        let mut r = ReadMeta::new();
+        fury.deserialize_with_meta::<Money>(&a, &mut r).unwrap();
+        assert!(fury
+            .deserialize_with_meta::<Money>(&b[..cut], &mut r)
+            .is_err());
+    }
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn the_codec_shares_meta_per_connection_when_asked() {
+    use fury::codec::FuryCodec;
+    use tokio_util::codec::{Decoder, Encoder};
+    let fury = Arc::new(shop(true));
+    let mut client = FuryCodec::<Order>::new(fury.clone()).share_meta(true);
+    let mut server = FuryCodec::<Order>::new(fury.clone()).share_meta(true);
+    let mut plain = FuryCodec::<Order>::new(fury.clone());
+    let mut wire = bytes::BytesMut::new();
+    let mut lens = Vec::new();
+    for i in 0..4 {
+        let before = wire.len();
+        client.encode(order(i), &mut wire).unwrap();
+        lens.push(wire.len() - before);
+    }
+    let mut plain_wire = bytes::BytesMut::new();
+    plain.encode(order(0), &mut plain_wire).unwrap();
+    assert_eq!(lens[0], plain_wire.len(), "the first frame is a plain one");
+    assert!(lens[1] < lens[0] * 3 / 4, "{lens:?}");
+    for i in 0..4 {
+        assert_eq!(
+            server.decode(&mut wire).unwrap().unwrap().unwrap(),
+            order(i)
+        );
+    }
+    // A fresh codec for a new connection starts over.
+    let mut next = client.clone();
+    let mut w = bytes::BytesMut::new();
+    next.encode(order(0), &mut w).unwrap();
+    assert_eq!(w.len(), lens[0]);
+}
