@@ -103,6 +103,8 @@ pub mod __private {
     // For the repository's own tests, which check hashes against the peers'.
     pub use crate::meta::murmur3_x64_128;
     pub use crate::serializer::object::schema_hash;
+    // For tools that map TypeDef field names back to declared ones.
+    pub use crate::types::snake::snake_case;
 }
 
 #[cfg(test)]
