@@ -5,8 +5,10 @@
 #   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
 #      expected values;
-#   4. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
-#   5. a regeneration of every vector with the pinned pyfory, compared with the committed files
+#   4. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, and the JavaScript
+#      example when node is installed) through every vector group over the testee protocol;
+#   5. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
+#   6. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
@@ -19,6 +21,9 @@ if ! "$venv/bin/python" -c 'import sys, pyfory; sys.exit(pyfory.__version__ != "
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r conformance/requirements.txt
 fi
+
+# the conformance runner's own tests (and `fury-conformance run`) check with pyfory from here
+export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 
 echo "== cargo test --workspace"
 cargo test --workspace
@@ -43,6 +48,19 @@ echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (reference tracking, share
 # --allow-skipped: vectors holding structs are checked by typed tests (fury-rs/tests/refs.rs).
 "$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-refs.json \
   --vectors conformance/vectors_refs --allow-skipped
+
+echo "== the testee protocol: fury-conformance run over every vector group, per testee"
+cargo build --quiet -p fury-conformance --bins
+target/debug/fury-conformance run --testee "$FURY_PYTHON conformance/testee_pyfory.py" \
+  --failure-list conformance/failures/pyfory.txt --json target/conformance/run-pyfory.json | tail -1
+target/debug/fury-conformance run --testee target/debug/fury-testee \
+  --failure-list conformance/failures/fury-rs.txt --json target/conformance/run-fury-rs.json | tail -1
+if command -v node >/dev/null; then
+  target/debug/fury-conformance run --testee "node conformance/examples/testee.js" --groups scalars,strings \
+    --failure-list conformance/examples/testee-js.failures.txt | tail -1
+else
+  echo "node not found: the JavaScript example testee (conformance/examples/testee.js) is not run"
+fi
 
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 cargo bench --quiet -p fury-benches --no-run

@@ -28,6 +28,18 @@ pub const GROUPS: &[(&str, &str)] = &[
     ("meta", "vectors_meta"),
 ];
 
+/// The files of the `builtins` group (`conformance/vectors/`), each also a group of its own.
+pub const BUILTIN_FILE_GROUPS: &[&str] = &[
+    "scalars",
+    "strings",
+    "temporal",
+    "binary_arrays",
+    "lists",
+    "sets",
+    "maps",
+    "nested",
+];
+
 /// Checks per vector; the last two are the recommended level (writer_same vectors only).
 pub const CHECKS: &[&str] = &[
     "decode",
@@ -56,6 +68,8 @@ pub struct Options {
     pub root: PathBuf,
     /// Print every failing check, not only the unexpected ones.
     pub verbose: bool,
+    /// Write the failing checks to this file as a failure list.
+    pub write_failure_list: Option<PathBuf>,
 }
 
 /// A check's outcome.
@@ -311,10 +325,12 @@ struct Reference {
 
 impl Reference {
     fn ask(&mut self, msg: &Json) -> Result<Json, String> {
-        let answer = self
-            .peer
-            .ask(msg, Duration::from_secs(300))
-            .map_err(|f| format!("reference.py: {f}"))?;
+        let answer = self.peer.ask(msg, Duration::from_secs(300)).map_err(|f| {
+            format!(
+                "reference.py: {}",
+                f.to_string().replace("the testee", "the reference checker")
+            )
+        })?;
         if let Some(e) = answer.get("error") {
             return Err(format!("reference.py: {e}"));
         }
@@ -451,18 +467,25 @@ pub fn default_python(root: &Path) -> PathBuf {
 pub fn run(opts: &Options) -> Result<RunReport, String> {
     let mut dirs = Vec::new();
     for g in &opts.groups {
-        if !GROUPS.iter().any(|(n, _)| n == g) {
+        if !GROUPS.iter().any(|(n, _)| n == g) && !BUILTIN_FILE_GROUPS.contains(&g.as_str()) {
             return Err(format!(
-                "unknown group {g:?}; groups are {:?}",
+                "unknown group {g:?}; groups are {:?}, and the files of builtins {BUILTIN_FILE_GROUPS:?}",
                 GROUPS.iter().map(|(n, _)| *n).collect::<Vec<_>>()
             ));
         }
     }
+    let wants = |g: &str| opts.groups.is_empty() || opts.groups.iter().any(|x| x == g);
+    let wants_file_group = BUILTIN_FILE_GROUPS
+        .iter()
+        .any(|g| opts.groups.iter().any(|x| x == g));
     for (name, dir) in GROUPS {
-        if opts.groups.is_empty() || opts.groups.iter().any(|g| g == name) {
+        if wants(name) || (*name == "builtins" && wants_file_group) {
             dirs.push(opts.root.join(dir).display().to_string());
         }
     }
+    // a vector is run when its directory's group, or its file's group, was asked for
+    let keep =
+        |group: &str| wants(group) || (BUILTIN_FILE_GROUPS.contains(&group) && wants("builtins"));
     let list = match &opts.failure_list {
         Some(p) => FailureList::parse(
             &std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,
@@ -494,6 +517,9 @@ pub fn run(opts: &Options) -> Result<RunReport, String> {
     for v in vectors {
         let name = v["name"].as_str().unwrap_or("?").to_string();
         let group = v["group"].as_str().unwrap_or("?").to_string();
+        if !keep(&group) {
+            continue;
+        }
         seen.insert(name.clone());
         let mut statuses: Vec<(&'static str, Status)> = Vec::new();
         let requests = v["requests"].as_array().cloned().unwrap_or_default();
@@ -560,6 +586,9 @@ pub fn run(opts: &Options) -> Result<RunReport, String> {
     if let Some(path) = &opts.json {
         write_json(&report, opts, path)?;
     }
+    if let Some(path) = &opts.write_failure_list {
+        write_failure_list(&report, path)?;
+    }
     Ok(report)
 }
 
@@ -619,7 +648,7 @@ fn judge_bytes(
         let why = s.as_str().unwrap_or("").to_string();
         return Ok((
             Status::Skip(why.clone()),
-            writer_same.then(|| Status::Skip(why)),
+            writer_same.then_some(Status::Skip(why)),
         ));
     }
     if let Some(e) = answer.get("error") {
@@ -706,6 +735,23 @@ fn write_json(report: &RunReport, opts: &Options, path: &Path) -> Result<(), Str
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())? + "\n";
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Writes the failing checks as a failure list (`NAME CHECK  # message`), one line each, so
+/// a new port can start from its present state and shrink the list.
+pub fn write_failure_list(report: &RunReport, path: &Path) -> Result<(), String> {
+    let mut text = String::from(
+        "# Known failures, written by `fury-conformance run --write-failure-list`.\n\
+         # Format: NAME CHECK  # reason (CHECK: decode encode roundtrip encode_exact roundtrip_exact, or *)\n",
+    );
+    for r in &report.results {
+        if let Status::Fail(m) | Status::Skip(m) = &r.status {
+            let first = m.lines().next().unwrap_or("").replace('#', "%23");
+            let first: String = first.chars().take(160).collect();
+            text.push_str(&format!("{} {}  # {first}\n", r.name, r.check));
+        }
+    }
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 

@@ -3,7 +3,7 @@
 //! `target/conformance/fury-rs-bytes.json`) for `check_peer.py`.
 //!
 //! `fury-conformance run --testee "CMD ARGS" [--failure-list FILE] [--groups G,...]
-//! [--json REPORT] [--timeout-ms N] [--python PATH] [-v]`: drives any implementation through
+//! [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]`: drives any implementation through
 //! every vector group over the testee protocol (`conformance/PROTOCOL.md`).
 
 use fury_conformance::runner;
@@ -20,7 +20,7 @@ fn main() -> ExitCode {
 }
 
 const RUN_USAGE: &str = "usage: fury-conformance run --testee \"CMD ARGS\" [--failure-list FILE] \
-[--groups builtins,structs,compat,refs,meta] [--json REPORT] [--timeout-ms N] [--python PATH] [-v]";
+[--groups builtins,structs,compat,refs,meta] [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]";
 
 fn run(args: &[String]) -> ExitCode {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -33,6 +33,7 @@ fn run(args: &[String]) -> ExitCode {
         python: runner::default_python(&root),
         root,
         verbose: false,
+        write_failure_list: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -49,6 +50,9 @@ fn run(args: &[String]) -> ExitCode {
                     .extend(v.split(',').filter(|g| !g.is_empty()).map(String::from))
             }),
             "--json" => value("a file").map(|v| opts.json = Some(v.into())),
+            "--write-failure-list" => {
+                value("a file").map(|v| opts.write_failure_list = Some(v.into()))
+            }
             "--python" => value("a path").map(|v| opts.python = v.into()),
             "--timeout-ms" => value("milliseconds").and_then(|v| {
                 v.parse::<u64>()
