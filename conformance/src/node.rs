@@ -294,8 +294,8 @@ impl TypeDefs {
 /// Converts a decoded `Value` to a value node, using the schema (where it names a struct
 /// or an enum) and the type definitions to name structs, fields and enum variants.
 /// Back references become `{"type":"ref","id":N}` and their targets get `"ref_id"`, numbered
-/// as the writer numbers them (the root and every list, set, map and struct, in stream
-/// order).
+/// as the writer numbers them (the root and every list, set, map, struct, binary and time
+/// value, in stream order).
 pub fn value_to_node(
     v: &Value,
     schema: &Schema,
@@ -328,17 +328,28 @@ fn strs<T: ToString>(xs: &[T]) -> Json {
 }
 
 impl ToNode<'_> {
-    fn node(&mut self, v: &Value, schema: &Schema, root: bool) -> R<Json> {
+    /// `flagged`: a position whose value takes an id whatever its kind (the root, the present
+    /// side of a map pair with a null).
+    fn node(&mut self, v: &Value, schema: &Schema, flagged: bool) -> R<Json> {
         let schema = match schema {
             Schema::Unary("option", inner) => inner.as_ref(),
             s => s,
         };
+        // the kinds fury's type table marks tracked (as pyfory: containers, binary, time),
+        // and structs
         let tracked = matches!(
             v,
-            Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Struct(_)
+            Value::List(_)
+                | Value::Set(_)
+                | Value::Map(_)
+                | Value::Struct(_)
+                | Value::Binary(_)
+                | Value::Date(_)
+                | Value::Timestamp(_)
+                | Value::Duration(_)
         );
         let ref_id = if self.track_refs
-            && (root || tracked)
+            && (flagged || tracked)
             && !v.is_null()
             && !matches!(v, Value::Ref(_))
         {
@@ -416,9 +427,11 @@ impl ToNode<'_> {
                 };
                 let mut out = Vec::with_capacity(pairs.len());
                 for (k, x) in pairs {
+                    // the present side of a pair with a null carries its own flag, so an id
+                    let lone = k.is_null() || x.is_null();
                     out.push(Json::Array(vec![
-                        self.node(k, &ks, false)?,
-                        self.node(x, &vs, false)?,
+                        self.node(k, &ks, lone)?,
+                        self.node(x, &vs, lone)?,
                     ]));
                 }
                 serde_json::json!({"type": "map", "entries": out})
