@@ -5,8 +5,8 @@
 #   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
 #      expected values;
-#   4. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, and the JavaScript
-#      example when node is installed) through every vector group over the testee protocol;
+#   4. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
+#      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed) through every vector group over the testee protocol;
 #   5. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
 #   6. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors).
@@ -50,11 +50,13 @@ echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (reference tracking, share
   --vectors conformance/vectors_refs --allow-skipped
 
 echo "== the testee protocol: fury-conformance run over every vector group, per testee"
-cargo build --quiet -p fury-conformance --bins
+cargo build --quiet -p fury-conformance -p fory-testee --bins
 target/debug/fury-conformance run --testee "$FURY_PYTHON conformance/testee_pyfory.py" \
   --failure-list conformance/failures/pyfory.txt --json target/conformance/run-pyfory.json | tail -1
 target/debug/fury-conformance run --testee target/debug/fury-testee \
   --failure-list conformance/failures/fury-rs.txt --json target/conformance/run-fury-rs.json | tail -1
+target/debug/fury-conformance run --testee target/debug/fory-testee --groups builtins \
+  --failure-list conformance/failures/fory.txt --json target/conformance/run-fory.json | tail -1
 if command -v node >/dev/null; then
   target/debug/fury-conformance run --testee "node conformance/examples/testee.js" --groups scalars,strings \
     --failure-list conformance/examples/testee-js.failures.txt | tail -1
