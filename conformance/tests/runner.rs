@@ -181,3 +181,33 @@ fn failure_list_rules() {
     let bad = FailureList::parse("a/b decode\nno-check-here\nx/y frobnicate\n");
     assert_eq!(bad.problems.len(), 2, "{:?}", bad.problems);
 }
+
+#[test]
+fn optional_and_listed_results() {
+    use fury_conformance::runner::CheckResult;
+    let r = |status: Status, listed: bool, optional: bool| CheckResult {
+        name: "v".into(),
+        group: "g".into(),
+        check: "decode",
+        status,
+        listed,
+        optional,
+    };
+    let fail = || Status::Fail("x".into());
+    assert!(r(fail(), false, false).unexpected(), "an unlisted failure");
+    assert!(!r(fail(), true, false).unexpected(), "a listed failure");
+    assert!(r(Status::Pass, true, false).unexpected(), "a listed pass");
+    assert!(!r(Status::Pass, false, false).unexpected());
+    assert!(
+        !r(fail(), false, true).unexpected(),
+        "an optional vector may fail"
+    );
+    assert!(
+        r(Status::Pass, true, true).unexpected(),
+        "a listed pass, optional or not"
+    );
+    assert!(
+        r(Status::Skip("s".into()), false, false).unexpected(),
+        "a skip is not a pass"
+    );
+}

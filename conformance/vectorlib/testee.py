@@ -186,5 +186,6 @@ def vector_requests(vec, types_key):
         "hex": vec["hex"],
         "writer_same": bool(vec["writer_same"]),
         "decode_expects_error": bool(vec.get("expected_error")),
+        "optional": vec.get("optional"),
         "requests": [decode, encode, roundtrip],
     }
