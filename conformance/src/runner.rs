@@ -808,7 +808,9 @@ pub fn print_report(report: &RunReport, verbose: bool) {
             Status::Pass => None,
             Status::Fail(m) | Status::Skip(m) if !r.listed || verbose => Some(format!(
                 "{} {} [{}]{}: {m}",
-                if matches!(r.status, Status::Skip(_)) {
+                if r.optional {
+                    "OPTIONAL"
+                } else if matches!(r.status, Status::Skip(_)) {
                     "SKIP"
                 } else {
                     "FAIL"

@@ -1347,6 +1347,40 @@ pub struct EvoRenameV2 {
     pub new_name: String,
 }
 
+/// Evolution type, version 1 of registration `id 230` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 230)]
+pub struct EvoCaseV1 {
+    pub id: i32,
+    #[fury(rename = "userId")]
+    pub user_id: i32,
+}
+
+/// Evolution type, version 2 of registration `id 230` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 230)]
+pub struct EvoCaseV2 {
+    pub id: i32,
+    pub user_id: i32,
+}
+
+/// Evolution type, version 1 of registration `id 231` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 231)]
+pub struct EvoTagNameV1 {
+    pub id: i32,
+    pub label: String,
+}
+
+/// Evolution type, version 2 of registration `id 231` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 231)]
+pub struct EvoTagNameV2 {
+    pub id: i32,
+    #[fury(id = 1)]
+    pub label: String,
+}
+
 /// Evolution type, version 1 of registration `id 215` (registered only where a vector lists it).
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(id = 215)]
@@ -2071,6 +2105,26 @@ pub fn typedef_cases() -> Vec<TypeDefCase> {
             type_name: "EvoRenameV2",
             typedef_hex: "0f8097e83849321ac2d6014405a0605415b496db40c200",
             local: || fury_conformance::structs::local_typedef::<EvoRenameV2>(&fury_with(&[fury_conformance::structs::register::<EvoRenameV2>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoCaseV1",
+            typedef_hex: "0e80b6a6fae12a7cc2e6014405a060500552448f5030",
+            local: || fury_conformance::structs::local_typedef::<EvoCaseV1>(&fury_with(&[fury_conformance::structs::register::<EvoCaseV1>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoCaseV2",
+            typedef_hex: "0e00bc656b19b27bc2e6014405a060500552448ed030",
+            local: || fury_conformance::structs::local_typedef::<EvoCaseV2>(&fury_with(&[fury_conformance::structs::register::<EvoCaseV2>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoTagNameV1",
+            typedef_hex: "0d50c7d28acbf023c2e7014405a0604c15ac0122c0",
+            local: || fury_conformance::structs::local_typedef::<EvoTagNameV1>(&fury_with(&[fury_conformance::structs::register::<EvoTagNameV1>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoTagNameV2",
+            typedef_hex: "09d0abde31da3c44c2e7014405a060c415",
+            local: || fury_conformance::structs::local_typedef::<EvoTagNameV2>(&fury_with(&[fury_conformance::structs::register::<EvoTagNameV2>])?),
         },
         TypeDefCase {
             type_name: "EvoOptV1",
@@ -5666,6 +5720,70 @@ pub fn expected_evolution_renamed_untagged_v2_to_v1() -> EvoRenameV1 {
     EvoRenameV1 {
         id: 2i32,
         old_name: String::from(""),
+    }
+}
+
+/// `compat/evolution/name_matching/camel_to_snake`: the writer's value (EvoCaseV1)
+pub fn value_evolution_name_matching_camel_to_snake() -> EvoCaseV1 {
+    EvoCaseV1 {
+        id: 1i32,
+        user_id: 5i32,
+    }
+}
+
+/// `compat/evolution/name_matching/camel_to_snake`: what the reader (EvoCaseV2) gets
+pub fn expected_evolution_name_matching_camel_to_snake() -> EvoCaseV2 {
+    EvoCaseV2 {
+        id: 1i32,
+        user_id: 0i32,
+    }
+}
+
+/// `compat/evolution/name_matching/snake_to_camel`: the writer's value (EvoCaseV2)
+pub fn value_evolution_name_matching_snake_to_camel() -> EvoCaseV2 {
+    EvoCaseV2 {
+        id: 2i32,
+        user_id: 6i32,
+    }
+}
+
+/// `compat/evolution/name_matching/snake_to_camel`: what the reader (EvoCaseV1) gets
+pub fn expected_evolution_name_matching_snake_to_camel() -> EvoCaseV1 {
+    EvoCaseV1 {
+        id: 2i32,
+        user_id: 6i32,
+    }
+}
+
+/// `compat/evolution/name_matching/name_to_tag`: the writer's value (EvoTagNameV1)
+pub fn value_evolution_name_matching_name_to_tag() -> EvoTagNameV1 {
+    EvoTagNameV1 {
+        id: 3i32,
+        label: String::from("n"),
+    }
+}
+
+/// `compat/evolution/name_matching/name_to_tag`: what the reader (EvoTagNameV2) gets
+pub fn expected_evolution_name_matching_name_to_tag() -> EvoTagNameV2 {
+    EvoTagNameV2 {
+        id: 3i32,
+        label: String::from("n"),
+    }
+}
+
+/// `compat/evolution/name_matching/tag_to_name`: the writer's value (EvoTagNameV2)
+pub fn value_evolution_name_matching_tag_to_name() -> EvoTagNameV2 {
+    EvoTagNameV2 {
+        id: 4i32,
+        label: String::from("t"),
+    }
+}
+
+/// `compat/evolution/name_matching/tag_to_name`: what the reader (EvoTagNameV1) gets
+pub fn expected_evolution_name_matching_tag_to_name() -> EvoTagNameV1 {
+    EvoTagNameV1 {
+        id: 4i32,
+        label: String::from(""),
     }
 }
 
@@ -9438,6 +9556,70 @@ pub fn cases() -> Vec<CompatCase> {
             encode: |writer| fury_conformance::structs::encode::<EvoRenameV2>(writer, &value_evolution_renamed_untagged_v2_to_v1()),
             transcode_writer: fury_conformance::structs::transcode::<EvoRenameV2>,
             transcode_reader: fury_conformance::structs::transcode::<EvoRenameV1>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/name_matching/camel_to_snake",
+            kind: CompatKind::Evolution,
+            writer_type: "EvoCaseV1",
+            reader_type: "EvoCaseV2",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoCaseV1>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoCaseV2>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_evolution::<EvoCaseV1, EvoCaseV2>(writer, reader, bytes, writer_same, value_evolution_name_matching_camel_to_snake(), expected_evolution_name_matching_camel_to_snake(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoCaseV2>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoCaseV1>(writer, &value_evolution_name_matching_camel_to_snake()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoCaseV1>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoCaseV2>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/name_matching/snake_to_camel",
+            kind: CompatKind::Evolution,
+            writer_type: "EvoCaseV2",
+            reader_type: "EvoCaseV1",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoCaseV2>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoCaseV1>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_evolution::<EvoCaseV2, EvoCaseV1>(writer, reader, bytes, writer_same, value_evolution_name_matching_snake_to_camel(), expected_evolution_name_matching_snake_to_camel(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoCaseV1>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoCaseV2>(writer, &value_evolution_name_matching_snake_to_camel()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoCaseV2>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoCaseV1>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/name_matching/name_to_tag",
+            kind: CompatKind::Evolution,
+            writer_type: "EvoTagNameV1",
+            reader_type: "EvoTagNameV2",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoTagNameV1>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoTagNameV2>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_evolution::<EvoTagNameV1, EvoTagNameV2>(writer, reader, bytes, writer_same, value_evolution_name_matching_name_to_tag(), expected_evolution_name_matching_name_to_tag(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoTagNameV2>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoTagNameV1>(writer, &value_evolution_name_matching_name_to_tag()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoTagNameV1>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoTagNameV2>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/name_matching/tag_to_name",
+            kind: CompatKind::Evolution,
+            writer_type: "EvoTagNameV2",
+            reader_type: "EvoTagNameV1",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoTagNameV2>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoTagNameV1>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_evolution::<EvoTagNameV2, EvoTagNameV1>(writer, reader, bytes, writer_same, value_evolution_name_matching_tag_to_name(), expected_evolution_name_matching_tag_to_name(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoTagNameV1>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoTagNameV2>(writer, &value_evolution_name_matching_tag_to_name()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoTagNameV2>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoTagNameV1>,
             order_differs: &[],
             has_nan: false,
             dynamic_user_values: false,
