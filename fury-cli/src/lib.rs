@@ -952,6 +952,8 @@ impl P<'_> {
         Ok(())
     }
 
+    /// The present side of a null pair: a flag exactly when its track-ref bit is set (spec
+    /// 04 §4.4: pyfory sets it and writes the flag, the official crate writes neither).
     fn lone_side(
         &mut self,
         out: &mut Vec<Node>,
@@ -959,17 +961,18 @@ impl P<'_> {
         track: bool,
         decl: Option<&FieldType>,
     ) -> R<()> {
+        if track && !matches!(self.flag(out)?, Flag::Value) {
+            return Ok(());
+        }
         if declared {
-            if track && !matches!(self.flag(out)?, Flag::Value) {
-                return Ok(());
-            }
             let d = decl.cloned().ok_or_else(|| {
                 let at = self.pos();
                 self.stop(at, "a declared map side outside a declared field")
             })?;
             return self.declared(out, d);
         }
-        self.flagged_dynamic(out)
+        let info = self.type_info(out)?;
+        self.payload(out, info)
     }
 
     fn chunk_side(
