@@ -25,7 +25,9 @@ hands back a Python number either way); string encodings are not compared.
 
 Every vector needs at least one entry with bytes; a vector whose entries
 are all "skipped" fails ("no bytes from peer") unless --allow-skipped is
-given, in which case it is only listed as skipped.
+given, in which case it is only listed as skipped, or it is named in the
+--skip-list FILE (one name a line), where a listed vector that does have
+bytes fails too, so the list cannot go stale.
 
 Output: one line per failure, then a last line "N passed, M failed".
 Exit status 0 iff M == 0 and N > 0.
@@ -249,6 +251,12 @@ def main(argv=None):
         help="vector directory; may be repeated (default: conformance/vectors)",
     )
     parser.add_argument("--allow-skipped", action="store_true", help="a vector with only skipped entries is not a failure")
+    parser.add_argument(
+        "--skip-list",
+        metavar="FILE",
+        help="the vectors that may have only skipped entries, one name a line (# comments); an "
+        "unlisted one fails, and so does a listed one that has bytes",
+    )
     parser.add_argument("--no-wire-check", action="store_true", help="only compare pyfory's decoded value")
     parser.add_argument("--make-reference", metavar="OUT", help="write the vectors' own hex as a peer-bytes file and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="also print passing entries")
@@ -296,6 +304,12 @@ def main(argv=None):
     with_bytes = set()
     skipped = {}
     seen = set()
+    skip_list = None
+    if args.skip_list:
+        with open(args.skip_list, "r", encoding="utf-8") as fh:
+            skip_list = {ln.split("#", 1)[0].strip() for ln in fh} - {""}
+        for name in sorted(skip_list - set(by_name)):
+            fail(name, "-", "listed in {} but no vector of this name".format(args.skip_list))
 
     for index, entry in enumerate(results):
         if not isinstance(entry, dict):
@@ -359,9 +373,11 @@ def main(argv=None):
     for vec in vectors:
         name = vec["name"]
         if name in with_bytes:
+            if skip_list is not None and name in skip_list:
+                fail(name, "-", "listed in {} as skipped, but the peer wrote bytes: remove the line".format(args.skip_list))
             continue
         if name in skipped:
-            if args.allow_skipped or vec.get("expected_error"):
+            if args.allow_skipped or vec.get("expected_error") or (skip_list is not None and name in skip_list):
                 only_skipped += 1
                 if args.verbose:
                     print("skip {} ({})".format(name, "; ".join(skipped[name])))

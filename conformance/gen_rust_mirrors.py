@@ -1023,6 +1023,7 @@ class Gen:
             )
             out.append(f"            decode: |fury, bytes| {CHECK_MOD}::decode::<{rty}>(fury, bytes),")
             out.append(f"            encode: |fury| {CHECK_MOD}::encode::<{rty}>(fury, &{fn}()),")
+            out.append(f"            transcode: {CHECK_MOD}::transcode::<{rty}>,")
             out.append(f"            order_differs: &[{order}],")
             out.append(f"            has_nan: {'true' if st['nan'] else 'false'},")
             out.append("        },")
@@ -1365,6 +1366,8 @@ class CompatGen(Gen):
             check_line,
             f"decode: |reader, bytes| {m}::decode::<{rty}>(reader, bytes),",
             f"encode: |writer| {m}::encode::<{wty}>(writer, &{value_fn}()),",
+            f"transcode_writer: {m}::transcode::<{wty}>,",
+            f"transcode_reader: {m}::transcode::<{rty}>,",
             f"order_differs: &[{order}],",
             f"has_nan: {'true' if nan else 'false'},",
             f"dynamic_user_values: {'true' if dyn_user else 'false'},",

@@ -293,6 +293,11 @@ EVOLUTION_TYPES = [
     # renamed without a tag id: a different field
     evo("EvoRenameV1", by_id(214), 1, [F("id", "varint32"), F("old_name", "string")]),
     evo("EvoRenameV2", by_id(214), 2, [F("id", "varint32"), F("new_name", "string")]),
+    # the two field-matching rules the spec allows (by snake_case form, or pyfory's)
+    evo("EvoCaseV1", by_id(230), 1, [F("id", "varint32"), F("userId", "varint32")]),
+    evo("EvoCaseV2", by_id(230), 2, [F("id", "varint32"), F("user_id", "varint32")]),
+    evo("EvoTagNameV1", by_id(231), 1, [F("id", "varint32"), F("label", "string")]),
+    evo("EvoTagNameV2", by_id(231), 2, [F("id", "varint32"), F("label", "string", 1)]),
     # T <-> Optional[T]
     evo("EvoOptV1", by_id(215), 1, [F("a", "varint32"), F("s", "string"), F("l", "list<string>"), F("p", "Point"),
                                     F("c", "Color"), F("m", "map<string,varint32>"), F("srv", "Server")]),
@@ -427,7 +432,7 @@ class Spec:
 
 class Evo:
     def __init__(self, what, writer, reader, data, expected=None, error=False, note=None, same_hex_as=None,
-                 reader_bug=False):
+                 reader_bug=False, optional=None):
         self.name = "{}/evolution/{}".format(GROUP, what)
         self.reader_bug = reader_bug  # pyfory's reader fails although the outcome is plain
         self.writer = writer
@@ -437,6 +442,7 @@ class Evo:
         self.error = error
         self.note = note
         self.same_hex_as = same_hex_as
+        self.optional = optional  # the spec allows another outcome: why (the vector's "optional")
 
 
 P = {"x": 1, "y": 2}
@@ -521,6 +527,22 @@ def evolution_specs():
         Evo("renamed_untagged/v1_to_v2", "EvoRenameV1", "EvoRenameV2", {"id": 1, "old_name": "o"},
             note="without a tag id a renamed field is another field: old_name is skipped, new_name gets its default"),
         Evo("renamed_untagged/v2_to_v1", "EvoRenameV2", "EvoRenameV1", {"id": 2, "new_name": "n"}),
+        Evo("name_matching/camel_to_snake", "EvoCaseV1", "EvoCaseV2", {"id": 1, "userId": 5},
+            expected={"id": 1, "user_id": 0},
+            optional="pyfory never turns a remote camelCase name into snake_case, so user_id keeps its "
+                     "default; a reader that matches snake_case forms (fury-rs) reads 5",
+            note="remote userId, local user_id: the two matching rules of spec 08 8.7 differ here"),
+        Evo("name_matching/snake_to_camel", "EvoCaseV2", "EvoCaseV1", {"id": 2, "user_id": 6},
+            expected={"id": 2, "userId": 6},
+            note="remote user_id, local userId: both matching rules match (pyfory through the camelCase form)"),
+        Evo("name_matching/name_to_tag", "EvoTagNameV1", "EvoTagNameV2", {"id": 3, "label": "n"},
+            expected={"id": 3, "label": "n"},
+            optional="pyfory matches a remote field by name with a local tagged field of that name; a reader "
+                     "that matches names only with names (fury-rs) gives the default",
+            note="remote label by name, local label with tag 1: the two matching rules differ here"),
+        Evo("name_matching/tag_to_name", "EvoTagNameV2", "EvoTagNameV1", {"id": 4, "label": "t"},
+            expected={"id": 4, "label": ""},
+            note="remote tag 1, local label without a tag: no rule matches them"),
     ]
     opt_data = {"a": 5, "s": "s", "l": ["x"], "p": {"x": 1, "y": 2}, "c": "GREEN", "m": [("k", 1)],
                 "srv": {"host": "h", "port": 1}}
@@ -560,9 +582,11 @@ def evolution_specs():
             note="a string field read as an integer field of the same name: pyfory fails"),
         Evo("incompatible/numeric_string_to_int", "EvoBadV1", "EvoBadV2", {"name": "12", "n": 1},
             expected={"name": 12, "n": 1},
+            optional="spec 08 8.7: a reader MAY convert a string to an integer field as pyfory does, or fail",
             note="pyfory 1.7.7 parses a string that holds a decimal integer: a port may instead fail"),
         Evo("incompatible/int_to_string", "EvoBadV2", "EvoBadV1", {"name": 7, "n": 1},
             expected={"name": "7", "n": 1},
+            optional="spec 08 8.7: a reader MAY convert an integer to a string field as pyfory does, or fail",
             note="pyfory 1.7.7 turns an integer into its decimal string: a port may instead fail"),
         Evo("incompatible/list_element_type/v1_to_v2", "EvoBadListV1", "EvoBadListV2", {"items": ["a"], "n": 1},
             error=True, note="list<string> read as list<varint32>: pyfory refuses the TypeDef"),
@@ -734,6 +758,8 @@ class Builder:
         reader = types.make_fory_with(SETTINGS, rreg)
         extra = {"writer_type": spec.writer, "reader_type": spec.reader,
                  "writer_registers": wreg, "reader_registers": rreg}
+        if spec.optional:
+            extra["optional"] = spec.optional
         try:
             decoded, unread = VL.deserialize_all(reader, data)
             read_error = None

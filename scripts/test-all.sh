@@ -6,8 +6,11 @@
 #   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
 #      expected values (and reads the rows fury-rs wrote, for the row format);
 #   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback;
-#   5. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
-#   6. a regeneration of every vector with the pinned pyfory, compared with the committed files
+#   5. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
+#      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed)
+#      through every vector group over the testee protocol;
+#   6. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
+#   7. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
@@ -20,6 +23,9 @@ if ! "$venv/bin/python" -c 'import sys, pyfory; sys.exit(pyfory.__version__ != "
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r conformance/requirements.txt
 fi
+
+# the conformance runner's own tests (and `fury-conformance run`) check with pyfory from here
+export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 
 echo "== cargo test --workspace"
 cargo test --workspace
@@ -35,15 +41,29 @@ echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (structs and enums; writte
   --vectors conformance/vectors_structs
 
 echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (compatible mode and schema evolution)"
-# --allow-skipped: the five vectors whose values hold a struct inside a dynamic Value have no
-# bytes from fury-rs yet (listed with their reason in conformance/tests/compat.rs).
+# the vectors fury-rs writes no bytes for are listed by name, with their reason; an unlisted
+# skip fails, and so does a listed vector that gets bytes
 "$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-compat.json \
-  --vectors conformance/vectors_compat --allow-skipped
+  --vectors conformance/vectors_compat --skip-list conformance/failures/skips-compat.txt
 
 echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (reference tracking, shared and cyclic graphs)"
-# --allow-skipped: vectors holding structs are checked by typed tests (fury-rs/tests/refs.rs).
 "$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-refs.json \
-  --vectors conformance/vectors_refs --allow-skipped
+  --vectors conformance/vectors_refs --skip-list conformance/failures/skips-refs.txt
+
+echo "== the testee protocol: fury-conformance run over every vector group, per testee"
+cargo build --quiet -p fury-conformance -p fory-testee --bins
+target/debug/fury-conformance run --testee "$FURY_PYTHON conformance/testee_pyfory.py" \
+  --failure-list conformance/failures/pyfory.txt --json target/conformance/run-pyfory.json | tail -1
+target/debug/fury-conformance run --testee target/debug/fury-testee \
+  --failure-list conformance/failures/fury-rs.txt --json target/conformance/run-fury-rs.json | tail -1
+target/debug/fury-conformance run --testee target/debug/fory-testee --groups builtins \
+  --failure-list conformance/failures/fory.txt --json target/conformance/run-fory.json | tail -1
+if command -v node >/dev/null; then
+  target/debug/fury-conformance run --testee "node conformance/examples/testee.js" --groups scalars,strings \
+    --failure-list conformance/examples/testee-js.failures.txt | tail -1
+else
+  echo "node not found: the JavaScript example testee (conformance/examples/testee.js) is not run"
+fi
 
 echo "== pyfory 1.7.7 reads the out-of-band streams and buffers fury-rs wrote (written by cargo test)"
 "$venv/bin/python" conformance/generate_oob.py --check-peer target/conformance/fury-rs-oob.json

@@ -9,8 +9,12 @@
 //! 3. decodes the bytes as the static Rust type that the schema names, compares it with the
 //!    expected value built from the node, re-encodes it, and checks the bytes the same way;
 //! 4. records the bytes it produced, so `check_peer.py` can have pyfory decode them.
+//!
+//! [`runner`] is `fury-conformance run`, which drives any implementation through the
+//! vectors over the testee protocol (`conformance/PROTOCOL.md`).
 
-mod node;
+pub mod node;
+pub mod runner;
 pub mod structs;
 mod typed;
 
@@ -63,7 +67,8 @@ pub struct Report {
     pub per_group: std::collections::BTreeMap<String, usize>,
 }
 
-fn hex_decode(s: &str) -> std::result::Result<Vec<u8>, String> {
+/// Bytes of lower-case or upper-case hex text.
+pub fn hex_decode(s: &str) -> std::result::Result<Vec<u8>, String> {
     if !s.len().is_multiple_of(2) {
         return Err(format!("odd hex length {}", s.len()));
     }

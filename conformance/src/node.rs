@@ -166,3 +166,348 @@ pub fn node_to_value(node: &Json) -> R<Value> {
         other => return Err(format!("unknown node type {other:?}")),
     })
 }
+
+/// A parsed schema expression (the grammar of `conformance/README.md`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Schema {
+    /// `any`: the value carries its own wire type.
+    Any,
+    /// A scalar, array, `none`, or a struct/enum name.
+    Named(String),
+    /// `list<T>`, `set<T>`, `option<T>` (by the name).
+    Unary(&'static str, Box<Schema>),
+    /// `map<K,V>`.
+    Map(Box<Schema>, Box<Schema>),
+    /// `tuple<T1,...>`.
+    Tuple(Vec<Schema>),
+}
+
+impl Schema {
+    /// Parses a schema expression.
+    ///
+    /// ```
+    /// use fury_conformance::node::Schema;
+    /// let s = Schema::parse("map<string,list<Point>>").unwrap();
+    /// assert!(matches!(s, Schema::Map(..)));
+    /// assert!(Schema::parse("list<").is_err());
+    /// ```
+    pub fn parse(text: &str) -> R<Schema> {
+        let (s, rest) = Self::parse_at(text)?;
+        if !rest.is_empty() {
+            return Err(format!("schema {text:?}: unexpected {rest:?}"));
+        }
+        Ok(s)
+    }
+
+    fn parse_at(text: &str) -> R<(Schema, &str)> {
+        let end = text.find(['<', '>', ',']).unwrap_or(text.len());
+        let (head, rest) = text.split_at(end);
+        if head.is_empty() {
+            return Err(format!("schema: a type expected at {text:?}"));
+        }
+        let Some(mut rest) = rest.strip_prefix('<') else {
+            return Ok((
+                if head == "any" {
+                    Schema::Any
+                } else {
+                    Schema::Named(head.to_string())
+                },
+                rest,
+            ));
+        };
+        let mut args = Vec::new();
+        loop {
+            let (a, r) = Self::parse_at(rest)?;
+            args.push(a);
+            if let Some(r) = r.strip_prefix(',') {
+                rest = r;
+            } else if let Some(r) = r.strip_prefix('>') {
+                rest = r;
+                break;
+            } else {
+                return Err(format!("schema: ',' or '>' expected at {r:?}"));
+            }
+        }
+        let unary = |name: &'static str, mut args: Vec<Schema>| match args.pop() {
+            Some(a) if args.is_empty() => Ok(Schema::Unary(name, Box::new(a))),
+            _ => Err(format!("schema: {name}<..> takes one argument")),
+        };
+        let s = match head {
+            "list" => unary("list", args)?,
+            "set" => unary("set", args)?,
+            "option" => unary("option", args)?,
+            "map" if args.len() == 2 => {
+                let v = args.pop().unwrap_or(Schema::Any);
+                let k = args.pop().unwrap_or(Schema::Any);
+                Schema::Map(Box::new(k), Box::new(v))
+            }
+            "tuple" => Schema::Tuple(args),
+            other => return Err(format!("schema: unknown generic {other:?}")),
+        };
+        Ok((s, rest))
+    }
+}
+
+/// Struct and enum definitions of a vector file (`"types"`), for [`value_to_node`].
+#[derive(Debug, Default, Clone)]
+pub struct TypeDefs {
+    defs: Vec<Json>,
+}
+
+impl TypeDefs {
+    /// The definitions of a request or file (`null` gives none).
+    pub fn new(types: &Json) -> Self {
+        TypeDefs {
+            defs: types.as_array().cloned().unwrap_or_default(),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&Json> {
+        self.defs.iter().find(|d| d["name"] == name)
+    }
+
+    /// The definition a `Value::Struct` type name (`#id`, `ns.name` or `name`) stands for,
+    /// among the `registered` names.
+    fn by_wire_name(&self, wire: &str, registered: &[String]) -> Option<&Json> {
+        self.defs.iter().find(|d| {
+            let reg = &d["register"];
+            let hit = if let Some(id) = wire.strip_prefix('#') {
+                reg["id"].as_u64().map(|i| i.to_string()).as_deref() == Some(id)
+            } else {
+                let ns = reg["namespace"].as_str().unwrap_or("");
+                let tn = reg["typename"].as_str().unwrap_or("");
+                let full = if ns.is_empty() {
+                    tn.to_string()
+                } else {
+                    format!("{ns}.{tn}")
+                };
+                reg.get("typename").is_some() && full == wire
+            };
+            hit && (registered.is_empty()
+                || registered
+                    .iter()
+                    .any(|r| d["name"].as_str() == Some(r.as_str())))
+        })
+    }
+}
+
+/// Converts a decoded `Value` to a value node, using the schema (where it names a struct
+/// or an enum) and the type definitions to name structs, fields and enum variants.
+/// Back references become `{"type":"ref","id":N}` and their targets get `"ref_id"`, numbered
+/// as the writer numbers them (the root and every list, set, map, struct, binary and time
+/// value, in stream order).
+pub fn value_to_node(
+    v: &Value,
+    schema: &Schema,
+    types: &TypeDefs,
+    registered: &[String],
+    track_refs: bool,
+) -> R<Json> {
+    let mut cx = ToNode {
+        types,
+        registered,
+        track_refs,
+        next_id: 0,
+    };
+    cx.node(v, schema, true)
+}
+
+struct ToNode<'a> {
+    types: &'a TypeDefs,
+    registered: &'a [String],
+    track_refs: bool,
+    next_id: u32,
+}
+
+fn hex_bits(bits: u64, digits: usize) -> Json {
+    Json::String(format!("{bits:0digits$x}"))
+}
+
+fn strs<T: ToString>(xs: &[T]) -> Json {
+    Json::Array(xs.iter().map(|x| Json::String(x.to_string())).collect())
+}
+
+impl ToNode<'_> {
+    /// `flagged`: a position whose value takes an id whatever its kind (the root, the present
+    /// side of a map pair with a null).
+    fn node(&mut self, v: &Value, schema: &Schema, flagged: bool) -> R<Json> {
+        let schema = match schema {
+            Schema::Unary("option", inner) => inner.as_ref(),
+            s => s,
+        };
+        // the kinds fury's type table marks tracked (as pyfory: containers, binary, time),
+        // and structs
+        let tracked = matches!(
+            v,
+            Value::List(_)
+                | Value::Set(_)
+                | Value::Map(_)
+                | Value::Struct(_)
+                | Value::Binary(_)
+                | Value::Date(_)
+                | Value::Timestamp(_)
+                | Value::Duration(_)
+        );
+        let ref_id = if self.track_refs
+            && (flagged || tracked)
+            && !v.is_null()
+            && !matches!(v, Value::Ref(_))
+        {
+            let id = self.next_id;
+            self.next_id += 1;
+            Some(id)
+        } else {
+            None
+        };
+        let int =
+            |ty: &str, x: &dyn ToString| serde_json::json!({"type": ty, "value": x.to_string()});
+        let elem = |s: &Schema| match s {
+            Schema::Unary("list" | "set", e) => e.as_ref().clone(),
+            _ => Schema::Any,
+        };
+        let mut node = match v {
+            Value::Null => serde_json::json!({"type": "null"}),
+            Value::Ref(id) => serde_json::json!({"type": "ref", "id": id}),
+            Value::Bool(b) => serde_json::json!({"type": "bool", "value": b}),
+            Value::Int8(x) => int("int8", x),
+            Value::Int16(x) => int("int16", x),
+            Value::Int32(x) => int("int32", x),
+            Value::VarInt32(x) => int("varint32", x),
+            Value::Int64(x) => int("int64", x),
+            Value::VarInt64(x) => int("varint64", x),
+            Value::TaggedInt64(x) => int("tagged_int64", x),
+            Value::UInt8(x) => int("uint8", x),
+            Value::UInt16(x) => int("uint16", x),
+            Value::UInt32(x) => int("uint32", x),
+            Value::VarUInt32(x) => int("var_uint32", x),
+            Value::UInt64(x) => int("uint64", x),
+            Value::VarUInt64(x) => int("var_uint64", x),
+            Value::TaggedUInt64(x) => int("tagged_uint64", x),
+            Value::Float16(x) => {
+                serde_json::json!({"type": "float16", "bits": hex_bits(u64::from(x.0), 4)})
+            }
+            Value::BFloat16(x) => {
+                serde_json::json!({"type": "bfloat16", "bits": hex_bits(u64::from(x.0), 4)})
+            }
+            Value::Float32(x) => {
+                serde_json::json!({"type": "float32", "bits": hex_bits(u64::from(x.to_bits()), 8)})
+            }
+            Value::Float64(x) => {
+                serde_json::json!({"type": "float64", "bits": hex_bits(x.to_bits(), 16)})
+            }
+            Value::String(s) => serde_json::json!({"type": "string", "value": s}),
+            Value::Binary(b) => serde_json::json!({"type": "binary", "hex": crate::hex_encode(b)}),
+            Value::Duration(d) => {
+                serde_json::json!({"type": "duration", "seconds": d.seconds().to_string(), "nanos": d.nanos()})
+            }
+            Value::Timestamp(t) => {
+                serde_json::json!({"type": "timestamp", "seconds": t.seconds().to_string(), "nanos": t.nanos()})
+            }
+            Value::Date(d) => serde_json::json!({"type": "date", "days": d.days()}),
+            Value::List(items) | Value::Set(items) => {
+                let kind = if matches!(v, Value::List(_)) {
+                    "list"
+                } else {
+                    "set"
+                };
+                let mut out = Vec::with_capacity(items.len());
+                for (i, x) in items.iter().enumerate() {
+                    let s = match schema {
+                        Schema::Tuple(ts) => ts.get(i).cloned().unwrap_or(Schema::Any),
+                        s => elem(s),
+                    };
+                    out.push(self.node(x, &s, false)?);
+                }
+                serde_json::json!({"type": kind, "items": out})
+            }
+            Value::Map(pairs) => {
+                let (ks, vs) = match schema {
+                    Schema::Map(k, v) => (k.as_ref().clone(), v.as_ref().clone()),
+                    _ => (Schema::Any, Schema::Any),
+                };
+                let mut out = Vec::with_capacity(pairs.len());
+                for (k, x) in pairs {
+                    // the present side of a pair with a null carries its own flag, so an id
+                    let lone = k.is_null() || x.is_null();
+                    out.push(Json::Array(vec![
+                        self.node(k, &ks, lone)?,
+                        self.node(x, &vs, lone)?,
+                    ]));
+                }
+                serde_json::json!({"type": "map", "entries": out})
+            }
+            Value::BoolArray(a) => serde_json::json!({"type": "bool_array", "values": a}),
+            Value::Int8Array(a) => serde_json::json!({"type": "int8_array", "values": strs(a)}),
+            Value::Int16Array(a) => serde_json::json!({"type": "int16_array", "values": strs(a)}),
+            Value::Int32Array(a) => serde_json::json!({"type": "int32_array", "values": strs(a)}),
+            Value::Int64Array(a) => serde_json::json!({"type": "int64_array", "values": strs(a)}),
+            Value::UInt8Array(a) => serde_json::json!({"type": "uint8_array", "values": strs(a)}),
+            Value::UInt16Array(a) => serde_json::json!({"type": "uint16_array", "values": strs(a)}),
+            Value::UInt32Array(a) => serde_json::json!({"type": "uint32_array", "values": strs(a)}),
+            Value::UInt64Array(a) => serde_json::json!({"type": "uint64_array", "values": strs(a)}),
+            Value::Float16Array(a) => serde_json::json!({"type": "float16_array",
+                "bits": a.iter().map(|x| hex_bits(u64::from(x.0), 4)).collect::<Vec<_>>()}),
+            Value::BFloat16Array(a) => serde_json::json!({"type": "bfloat16_array",
+                "bits": a.iter().map(|x| hex_bits(u64::from(x.0), 4)).collect::<Vec<_>>()}),
+            Value::Float32Array(a) => serde_json::json!({"type": "float32_array",
+                "bits": a.iter().map(|x| hex_bits(u64::from(x.to_bits()), 8)).collect::<Vec<_>>()}),
+            Value::Float64Array(a) => serde_json::json!({"type": "float64_array",
+                "bits": a.iter().map(|x| hex_bits(x.to_bits(), 16)).collect::<Vec<_>>()}),
+            // The vector groups the testee protocol covers have neither (decimals and unions
+            // have their own groups, checked by conformance/tests/decimal.rs and union.rs).
+            Value::Decimal(d) => return Err(format!("decimal {d} has no node form yet")),
+            Value::Union(case, _) => {
+                return Err(format!("union case {case} has no node form yet"))
+            }
+            Value::Enum(id) => {
+                let Schema::Named(name) = schema else {
+                    return Err(format!("enum id {id} where the schema names no enum"));
+                };
+                let def = self
+                    .types
+                    .get(name)
+                    .ok_or_else(|| format!("no definition of enum {name}"))?;
+                let variant = def["variants"]
+                    .as_array()
+                    .and_then(|vs| vs.iter().find(|x| x["id"].as_u64() == Some(u64::from(*id))))
+                    .and_then(|x| x["name"].as_str())
+                    .ok_or_else(|| format!("enum {name} has no variant with id {id}"))?;
+                serde_json::json!({"type": "enum", "name": name, "variant": variant, "id": id})
+            }
+            Value::Struct(sv) => self.struct_node(sv)?,
+        };
+        if let (Some(id), Some(obj)) = (ref_id, node.as_object_mut()) {
+            obj.insert("ref_id".into(), Json::from(id));
+        }
+        Ok(node)
+    }
+
+    fn struct_node(&mut self, sv: &fury::StructValue) -> R<Json> {
+        let def = self
+            .types
+            .by_wire_name(&sv.type_name, self.registered)
+            .ok_or_else(|| format!("no registered definition for struct {}", sv.type_name))?
+            .clone();
+        let name = def["name"].as_str().unwrap_or("?").to_string();
+        let decls = def["fields"].as_array().cloned().unwrap_or_default();
+        let mut fields = serde_json::Map::new();
+        for (wire, value) in &sv.fields {
+            let decl = decls.iter().find(|f| {
+                let fname = f["name"].as_str().unwrap_or("");
+                match wire.strip_prefix('#') {
+                    Some(tag) => {
+                        f["tag_id"].as_u64().map(|t| t.to_string()).as_deref() == Some(tag)
+                    }
+                    None => fury::__private::snake_case(fname) == *wire || fname == wire,
+                }
+            });
+            let Some(decl) = decl else {
+                continue; // a field the local type does not declare: dropped, as a reader does
+            };
+            let schema = Schema::parse(decl["schema"].as_str().unwrap_or("any"))?;
+            let node = self.node(value, &schema, false)?;
+            fields.insert(decl["name"].as_str().unwrap_or("?").to_string(), node);
+        }
+        Ok(serde_json::json!({"type": "struct", "name": name, "fields": fields}))
+    }
+}

@@ -23,6 +23,8 @@ pub struct Case {
     pub decode: fn(&Fury, &[u8]) -> Result<(), String>,
     /// Encodes the expected value (for the live check by pyfory).
     pub encode: fn(&Fury) -> Result<Vec<u8>, String>,
+    /// [`transcode`] as the Rust type.
+    pub transcode: TranscodeFn,
     /// Paths of sets and maps that pyfory wrote in another order than the sorted order of
     /// the `BTreeSet`/`BTreeMap` that mirrors them. Where this is not empty our bytes cannot
     /// equal pyfory's, so the caller checks a round trip instead of byte equality.
@@ -155,6 +157,25 @@ pub fn decode<T: DeserializeOwned>(fury: &Fury, bytes: &[u8]) -> Result<(), Stri
         .map_err(|e| e.to_string())
 }
 
+/// Decodes bytes as a `T` with one `Fury` and writes that value with another (for the
+/// testee: `fury-testee` answers through these).
+pub type TranscodeFn = fn(&Fury, &[u8], &Fury) -> Result<Vec<u8>, String>;
+
+/// Decodes `bytes` as a `T` with `from` (every byte must be consumed) and serializes the
+/// value with `to`, e.g. a same-schema stream to its compatible-mode form, which a dynamic
+/// [`fury::Value`] can read without the type.
+pub fn transcode<T: Serialize + DeserializeOwned>(
+    from: &Fury,
+    bytes: &[u8],
+    to: &Fury,
+) -> Result<Vec<u8>, String> {
+    let value = from
+        .deserialize::<T>(bytes)
+        .map_err(|e| format!("decoding as {}: {e}", short_type_name::<T>()))?;
+    to.serialize(&value)
+        .map_err(|e| format!("writing the {} read: {e}", short_type_name::<T>()))
+}
+
 /// Serializes `value`.
 pub fn encode<T: Serialize>(fury: &Fury, value: &T) -> Result<Vec<u8>, String> {
     fury.serialize(value).map_err(|e| e.to_string())
@@ -224,6 +245,10 @@ pub struct CompatCase {
     pub decode: fn(&Fury, &[u8]) -> Result<(), String>,
     /// Encodes the writer's value with the writer's `Fury` (for the live check by pyfory).
     pub encode: fn(&Fury) -> Result<Vec<u8>, String>,
+    /// [`transcode`] as the writer's type.
+    pub transcode_writer: TranscodeFn,
+    /// [`transcode`] as the reader's type.
+    pub transcode_reader: TranscodeFn,
     /// Paths of sets and maps in the writer's value that pyfory wrote in another order than
     /// the sorted order of the `BTreeSet`/`BTreeMap` that mirrors them (see [`Case`]).
     pub order_differs: &'static [&'static str],

@@ -62,3 +62,33 @@ fn names_are_unique() {
         );
     }
 }
+
+/// The typed path checks a vector by round trip instead of byte equality when our Rust type
+/// writes other wire kinds than pyfory (`Vec<i64>` is an INT64_ARRAY where pyfory wrote a
+/// LIST). That fallback is allowed only for the vectors in
+/// `conformance/failures/typed-kind-differs.txt`: a new one fails (a SET written as a LIST
+/// would otherwise pass silently), and so does a listed one that no longer differs.
+#[test]
+fn typed_kind_fallbacks_are_the_listed_ones() {
+    let report = fury_conformance::run(&vectors());
+    let actual: std::collections::BTreeSet<String> = report
+        .typed_kind_differs
+        .iter()
+        .map(|d| d.split(": ").next().unwrap_or("").to_string())
+        .collect();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("failures/typed-kind-differs.txt");
+    let text = std::fs::read_to_string(&path).expect("list file");
+    let listed: std::collections::BTreeSet<String> = text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect();
+    let new: Vec<_> = actual.difference(&listed).collect();
+    let stale: Vec<_> = listed.difference(&actual).collect();
+    assert!(
+        new.is_empty() && stale.is_empty(),
+        "typed-path fallbacks differ from {}:\n  not listed: {new:?}\n  listed, but byte-checked now: {stale:?}",
+        path.display()
+    );
+}

@@ -21,6 +21,7 @@ One concept a module:
 * rows         the row format: row schemas and value nodes, pyfory's row encoders
 * peer         pyfory: Fory instances, typed roots, pyfory's own facts
 * vectors      loading vector files
+* testee       the testee protocol: framing, requests, meta-string streams as vectors
 
 Everything public is re-exported here, so ``import vectorlib as VL`` gives
 the lot.  Only the standard library is needed at import time; pyfory is
@@ -42,6 +43,7 @@ from .rows import *  # noqa: F401,F403
 from .schema import *  # noqa: F401,F403
 from .typedef import *  # noqa: F401,F403
 from .types import *  # noqa: F401,F403
+from .testee import *  # noqa: F401,F403
 from .typetable import *  # noqa: F401,F403
 from .vectors import *  # noqa: F401,F403
 from .wire import *  # noqa: F401,F403

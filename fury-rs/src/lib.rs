@@ -115,6 +115,11 @@ pub mod __private {
     // For the repository's own tests, which check hashes against the peers'.
     pub use crate::meta::murmur3_x64_128;
     pub use crate::serializer::object::schema_hash;
+    // For tools that map TypeDef field names back to declared ones, and that take streams
+    // apart without types (`fury inspect`).
+    pub use crate::meta::typedef::{TypeDef, TypeDefLimits, TypeDefRegistration};
+    pub use crate::meta::{MetaEncoding, MetaStringEncoder};
+    pub use crate::types::snake::snake_case;
 }
 
 #[cfg(test)]

@@ -1,12 +1,97 @@
 //! `fury-conformance [VECTOR_DIR] [OUT.json]`: checks every vector against the `fury` crate
 //! and writes the bytes it produced to OUT.json (default
 //! `target/conformance/fury-rs-bytes.json`) for `check_peer.py`.
+//!
+//! `fury-conformance run --testee "CMD ARGS" [--failure-list FILE] [--groups G,...]
+//! [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]`: drives any implementation through
+//! every vector group over the testee protocol (`conformance/PROTOCOL.md`).
 
+use fury_conformance::runner;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 fn main() -> ExitCode {
-    let mut args = std::env::args().skip(1);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("run") {
+        return run(&args[1..]);
+    }
+    check_fury(args)
+}
+
+const RUN_USAGE: &str = "usage: fury-conformance run --testee \"CMD ARGS\" [--failure-list FILE] \
+[--groups builtins,structs,compat,refs,meta] [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]";
+
+fn run(args: &[String]) -> ExitCode {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut opts = runner::Options {
+        testee: String::new(),
+        failure_list: None,
+        groups: Vec::new(),
+        json: None,
+        timeout: Duration::from_secs(10),
+        python: runner::default_python(&root),
+        root,
+        verbose: false,
+        write_failure_list: None,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |what: &str| {
+            it.next()
+                .cloned()
+                .ok_or_else(|| format!("{a} needs {what}"))
+        };
+        let r = match a.as_str() {
+            "--testee" => value("a command").map(|v| opts.testee = v),
+            "--failure-list" => value("a file").map(|v| opts.failure_list = Some(v.into())),
+            "--groups" => value("group names").map(|v| {
+                opts.groups
+                    .extend(v.split(',').filter(|g| !g.is_empty()).map(String::from))
+            }),
+            "--json" => value("a file").map(|v| opts.json = Some(v.into())),
+            "--write-failure-list" => {
+                value("a file").map(|v| opts.write_failure_list = Some(v.into()))
+            }
+            "--python" => value("a path").map(|v| opts.python = v.into()),
+            "--timeout-ms" => value("milliseconds").and_then(|v| {
+                v.parse::<u64>()
+                    .map(|ms| opts.timeout = Duration::from_millis(ms))
+                    .map_err(|e| format!("--timeout-ms {v}: {e}"))
+            }),
+            "-v" | "--verbose" => {
+                opts.verbose = true;
+                Ok(())
+            }
+            other => Err(format!("unknown argument {other:?}")),
+        };
+        if let Err(e) = r {
+            eprintln!("{e}\n{RUN_USAGE}");
+            return ExitCode::from(2);
+        }
+    }
+    if opts.testee.is_empty() {
+        eprintln!("--testee is required\n{RUN_USAGE}");
+        return ExitCode::from(2);
+    }
+    match runner::run(&opts) {
+        Ok(report) => {
+            runner::print_report(&report, opts.verbose);
+            if report.ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
+        }
+        Err(e) => {
+            eprintln!("fury-conformance run: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn check_fury(args: Vec<String>) -> ExitCode {
+    let mut args = args.into_iter();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = args
         .next()

@@ -295,8 +295,9 @@ where
     Ok(())
 }
 
-/// The non-null side of a null pair: with an undeclared type it carries its own flag and
-/// type info; with a declared type, a flag only when reference tracking is on.
+/// The non-null side of a null pair: a flag exactly when the side's track-ref bit is set
+/// (pyfory always sets it on an undeclared side and writes the flag; the official crate sets
+/// neither), then the type info unless the side is declared, then the payload.
 fn read_lone<'de, R: ItemReader<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     item: &R,
@@ -318,7 +319,7 @@ fn read_lone_body<'de, R: ItemReader<'de>>(
     track: bool,
 ) -> Result<R::Out> {
     let mut slot = None;
-    if !declared || track {
+    if track {
         match super::refs::read_flag(ctx, item)? {
             super::refs::Flagged::Done(v) => return Ok(v),
             super::refs::Flagged::Read(s) => slot = s,

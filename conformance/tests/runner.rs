@@ -1,0 +1,213 @@
+//! `fury-conformance run` against deliberately broken testees: the fury-rs testee with
+//! `FURY_TESTEE_FAULT` set flips a byte, drops a response, crashes, or answers garbage on one
+//! request; each fault must be reported against that vector only, and the run must go on
+//! (the testee is restarted). Also: the failure list's rules (a listed check that passes
+//! fails the run; an unlisted failure fails it). Needs the Python of `FURY_VENV` (pyfory).
+
+use fury_conformance::runner::{self, FailureList, Options, RunReport, Status};
+use std::path::PathBuf;
+use std::time::Duration;
+
+const VICTIM: &str = "scalars/int32/-1";
+
+fn opts(fault: Option<&str>, list: Option<PathBuf>) -> Options {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let bin = env!("CARGO_BIN_EXE_fury-testee");
+    let testee = match fault {
+        Some(f) => format!("FURY_TESTEE_FAULT='{f}' {bin}"),
+        None => bin.to_string(),
+    };
+    Options {
+        testee,
+        failure_list: list,
+        groups: vec!["builtins".into()],
+        json: None,
+        timeout: Duration::from_millis(1500),
+        python: runner::default_python(&root),
+        root,
+        verbose: false,
+        write_failure_list: None,
+    }
+}
+
+fn run(fault: Option<&str>) -> RunReport {
+    runner::run(&opts(fault, None)).expect("the runner runs")
+}
+
+/// The non-passing checks, as (vector, check, message).
+fn failures(r: &RunReport) -> Vec<(String, &'static str, String)> {
+    r.results
+        .iter()
+        .filter_map(|c| match &c.status {
+            Status::Pass => None,
+            Status::Fail(m) | Status::Skip(m) => Some((c.name.clone(), c.check, m.clone())),
+        })
+        .collect()
+}
+
+#[test]
+fn a_healthy_testee_passes_every_builtin_vector() {
+    let r = run(None);
+    assert!(r.ok(), "{:?}", failures(&r));
+    // three required checks each, and two exact ones for the 339 writer_same vectors
+    assert_eq!(
+        r.results.len(),
+        351 * 3 + 339 * 2,
+        "every check of every built-in vector"
+    );
+    assert!(r.faults.is_empty());
+}
+
+#[test]
+fn a_flipped_byte_fails_that_encode_only() {
+    let r = run(Some(&format!("flip:encode:{VICTIM}")));
+    let f = failures(&r);
+    let names: Vec<_> = f.iter().map(|(n, c, _)| format!("{n} {c}")).collect();
+    assert_eq!(
+        names,
+        [format!("{VICTIM} encode"), format!("{VICTIM} encode_exact")],
+        "{f:?}"
+    );
+    assert!(
+        f[0].2.contains("expected int32 -1, got -16777217"),
+        "the reference says why: {}",
+        f[0].2
+    );
+    assert!(!r.ok());
+}
+
+#[test]
+fn a_wrong_decoded_value_is_reported() {
+    let r = run(Some(&format!("flip:decode:{VICTIM}")));
+    let f = failures(&r);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].0.as_str(), f[0].1), (VICTIM, "decode"));
+    assert!(f[0].2.contains("expected int32 -1"), "{}", f[0].2);
+}
+
+fn assert_one_fault(r: &RunReport, op: &'static str, what: &str) {
+    let f = failures(r);
+    assert!(
+        f.iter().all(|(n, _, _)| n == VICTIM),
+        "only the victim fails: {f:?}"
+    );
+    assert!(
+        f.iter().any(|(_, c, m)| *c == op && m.contains(what)),
+        "{op} reported with {what:?}: {f:?}"
+    );
+    assert_eq!(r.faults.len(), 1, "{:?}", r.faults);
+    assert!(
+        r.faults[0].contains(VICTIM) && r.faults[0].contains("restarted"),
+        "{:?}",
+        r.faults
+    );
+    // the run went on after the restart
+    assert_eq!(r.results.len(), 351 * 3 + 339 * 2);
+}
+
+#[test]
+fn a_dropped_response_times_out_and_the_run_goes_on() {
+    let r = run(Some(&format!("drop:roundtrip:{VICTIM}")));
+    assert_one_fault(&r, "roundtrip", "did not answer in time");
+}
+
+#[test]
+fn a_crash_is_reported_and_the_testee_restarted() {
+    let r = run(Some(&format!("crash:decode:{VICTIM}")));
+    assert_one_fault(&r, "decode", "crashed");
+    assert!(r.faults[0].contains("exit status: 3"), "{:?}", r.faults);
+}
+
+#[test]
+fn garbage_is_reported_and_the_testee_restarted() {
+    let r = run(Some(&format!("garbage:encode:{VICTIM}")));
+    assert_one_fault(&r, "encode", "garbage");
+}
+
+#[test]
+fn a_testee_that_cannot_start_fails_every_check() {
+    let mut o = opts(None, None);
+    o.testee = "exec /nonexistent/testee".into();
+    let r = runner::run(&o).expect("the runner runs");
+    assert!(!r.ok());
+    assert!(r.results.iter().all(|c| c.status != Status::Pass));
+    assert!(
+        r.faults.len() <= 6,
+        "gives up instead of restarting forever: {}",
+        r.faults.len()
+    );
+}
+
+#[test]
+fn failure_list_rules() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target/conformance");
+    std::fs::create_dir_all(&dir).expect("target dir");
+    let path = dir.join("runner-test-list.txt");
+    // the flipped encode is listed (expected); a passing check is listed too (stale)
+    std::fs::write(
+        &path,
+        format!(
+            "{VICTIM} encode  # flipped\n{VICTIM} encode_exact\nscalars/int32/0 decode  # stale\n"
+        ),
+    )
+    .expect("write list");
+    let r = runner::run(&opts(
+        Some(&format!("flip:encode:{VICTIM}")),
+        Some(path.clone()),
+    ))
+    .expect("the runner runs");
+    let unexpected: Vec<_> = r
+        .results
+        .iter()
+        .filter(|c| c.unexpected())
+        .map(|c| format!("{} {}", c.name, c.check))
+        .collect();
+    assert_eq!(
+        unexpected,
+        ["scalars/int32/0 decode"],
+        "only the stale entry"
+    );
+    assert!(!r.ok(), "a listed check that passes fails the run");
+
+    std::fs::write(&path, format!("{VICTIM} *  # flipped\n")).expect("write list");
+    let r = runner::run(&opts(
+        Some(&format!("flip:encode:{VICTIM}")),
+        Some(path.clone()),
+    ))
+    .expect("the runner runs");
+    // `*` lists every check of the vector, and three of them pass
+    assert_eq!(r.results.iter().filter(|c| c.unexpected()).count(), 3);
+
+    let bad = FailureList::parse("a/b decode\nno-check-here\nx/y frobnicate\n");
+    assert_eq!(bad.problems.len(), 2, "{:?}", bad.problems);
+}
+
+#[test]
+fn optional_and_listed_results() {
+    use fury_conformance::runner::CheckResult;
+    let r = |status: Status, listed: bool, optional: bool| CheckResult {
+        name: "v".into(),
+        group: "g".into(),
+        check: "decode",
+        status,
+        listed,
+        optional,
+    };
+    let fail = || Status::Fail("x".into());
+    assert!(r(fail(), false, false).unexpected(), "an unlisted failure");
+    assert!(!r(fail(), true, false).unexpected(), "a listed failure");
+    assert!(r(Status::Pass, true, false).unexpected(), "a listed pass");
+    assert!(!r(Status::Pass, false, false).unexpected());
+    assert!(
+        !r(fail(), false, true).unexpected(),
+        "an optional vector may fail"
+    );
+    assert!(
+        r(Status::Pass, true, true).unexpected(),
+        "a listed pass, optional or not"
+    );
+    assert!(
+        r(Status::Skip("s".into()), false, false).unexpected(),
+        "a skip is not a pass"
+    );
+}
