@@ -456,9 +456,7 @@ impl ToNode<'_> {
             // The vector groups the testee protocol covers have neither (decimals and unions
             // have their own groups, checked by conformance/tests/decimal.rs and union.rs).
             Value::Decimal(d) => return Err(format!("decimal {d} has no node form yet")),
-            Value::Union(case, _) => {
-                return Err(format!("union case {case} has no node form yet"))
-            }
+            Value::Union(case, _) => return Err(format!("union case {case} has no node form yet")),
             Value::Enum(id) => {
                 let Schema::Named(name) = schema else {
                     return Err(format!("enum id {id} where the schema names no enum"));
