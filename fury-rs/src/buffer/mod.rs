@@ -14,6 +14,7 @@ pub use numbers::LeNumber;
 pub use reader::Reader;
 pub use room::Room;
 pub(crate) use text::is_ascii;
+pub(crate) use text::{ascii_str, utf8_str};
 pub use text::{ascii_to_string, utf8_to_string};
 pub(crate) use utf8::is_utf8;
 #[cfg(test)]

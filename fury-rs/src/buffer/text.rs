@@ -76,6 +76,26 @@ pub fn ascii_to_string(b: &[u8]) -> Option<String> {
     ascii.then(|| unsafe { String::from_utf8_unchecked(v) })
 }
 
+/// `b` as a `&str` in place when it is valid UTF-8 (checked once; ASCII quickly), for
+/// strings borrowed from the input.
+#[inline]
+pub fn utf8_str(b: &[u8]) -> Option<&str> {
+    if is_ascii(b) || super::utf8::is_utf8(b) {
+        // SAFETY: `b` is ASCII or valid UTF-8 by the check above (`is_utf8` gives the verdict
+        // of `std::str::from_utf8`).
+        Some(unsafe { std::str::from_utf8_unchecked(b) })
+    } else {
+        None
+    }
+}
+
+/// `b` as a `&str` in place when it is ASCII; `None` otherwise.
+#[inline]
+pub fn ascii_str(b: &[u8]) -> Option<&str> {
+    // SAFETY: every byte is below 0x80, and ASCII is valid UTF-8.
+    is_ascii(b).then(|| unsafe { std::str::from_utf8_unchecked(b) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ascii_to_string, utf8_to_string};

@@ -68,13 +68,12 @@ impl<'de> Payload<'de> {
     #[inline]
     fn as_str(&self) -> Result<Option<&'de str>> {
         match self.enc {
-            string_encoding::LATIN1 if self.bytes.is_ascii() => {
-                Ok(std::str::from_utf8(self.bytes).ok())
-            }
-            string_encoding::LATIN1 | string_encoding::UTF16 => Ok(None),
-            string_encoding::UTF8 => std::str::from_utf8(self.bytes)
+            // LATIN1 beyond ASCII is other text than the same bytes as UTF-8.
+            string_encoding::LATIN1 => Ok(crate::buffer::ascii_str(self.bytes)),
+            string_encoding::UTF16 => Ok(None),
+            string_encoding::UTF8 => crate::buffer::utf8_str(self.bytes)
                 .map(Some)
-                .map_err(|_| self.bad("utf-8")),
+                .ok_or_else(|| self.bad("utf-8")),
             _ => Err(reserved_encoding(self.at)),
         }
     }
