@@ -30,6 +30,9 @@ export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 echo "== cargo test --workspace"
 cargo test --workspace
 
+echo "== the depth limit holds on a 256 KiB stack (optimised build)"
+cargo test --quiet --release -p fury --test stack
+
 echo "== fury-rs encodes every vector"
 cargo run --quiet -p fury-conformance -- conformance/vectors target/conformance/fury-rs-bytes.json
 
