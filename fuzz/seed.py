@@ -89,6 +89,37 @@ def typedef_input(raw, target_index):
     return bytes([target_index, kinds[raw[2]]]) + size.to_bytes(2, "little") + body + rest
 
 
+def kinds_seeds(source, written):
+    """The `kinds` target: each later vector group under the selector of its decoder (the
+    KINDS table of fuzz/src/kinds.rs)."""
+    with open(os.path.join(ROOT, "fuzz", "src", "kinds.rs")) as f:
+        kinds_src = f.read()
+    table = kinds_src[kinds_src.index("pub const KINDS"):]
+    kinds = re.findall(r'"([a-z_]+)"', table[: table.index("];")])
+    pick = {k: i for i, k in enumerate(kinds)}
+
+    def group(name):
+        path = os.path.join(ROOT, "conformance", name)
+        with open(path) as f:
+            return json.load(f)["vectors"]
+
+    for v in group("vectors_oob/oob.json"):
+        bufs = [bytes.fromhex(b) for b in v["buffers"]]
+        head = bytes([pick["oob"], len(bufs)]) + b"".join(len(b).to_bytes(2, "little") + b for b in bufs)
+        write("kinds", head + bytes.fromhex(v["hex"]), written)
+    for v in group("vectors_union/union.json"):
+        s = settings(v)
+        k = "union_refs" if s.get("ref") else ("union_compatible" if s.get("compatible") else "union_same_schema")
+        write("kinds", bytes([pick[k]]) + bytes.fromhex(v["hex"]), written)
+    for v in group("vectors_ext/ext.json"):
+        k = "ext_compatible" if settings(v).get("compatible") else "ext_same_schema"
+        write("kinds", bytes([pick[k]]) + bytes.fromhex(v["hex"]), written)
+    for v in group("vectors_decimal/decimal.json"):
+        write("kinds", bytes([pick["decimal"]]) + bytes.fromhex(v["hex"]), written)
+    for v in group("vectors_row/rows.json"):
+        write("kinds", bytes([pick["row"]]) + bytes.fromhex(v["hex"]), written)
+
+
 def main():
     with open(os.path.join(ROOT, "fuzz", "src", "checks.rs")) as f:
         source = f.read()
@@ -121,6 +152,8 @@ def main():
         seed = typedef_input(raw, 0)  # target 0: as Value
         if seed is not None:
             write("typedef", seed, written)
+
+    kinds_seeds(source, written)
 
     for t in sorted(written):
         print(f"{t}: {written[t]} new seed files")

@@ -21,6 +21,9 @@ pub mod compat_mirror;
 #[path = "ref_types.rs"]
 pub mod ref_types;
 
+#[path = "kinds.rs"]
+pub mod kinds;
+
 use compat_mirror as cm;
 use ref_types as rt;
 use structs_mirror as sm;
@@ -699,6 +702,7 @@ pub const TARGETS: &[&str] = &[
     "derived_compat",
     "prefix_stream",
     "typedef",
+    "kinds",
 ];
 
 /// Runs target `name` on one input; false if there is no such target.
@@ -712,6 +716,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "derived_compat" => derived(compat_table(), data),
         "prefix_stream" => prefix_stream(data),
         "typedef" => typedef(data),
+        "kinds" => kinds::kinds(data),
         _ => return false,
     }
     true
