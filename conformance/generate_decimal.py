@@ -16,7 +16,6 @@ Usage:
         # pyfory reads another writer's streams ({"name", "hex"} list) to the values
 """
 
-import argparse
 import decimal
 import json
 import os
@@ -67,55 +66,17 @@ def document():
 
 def check_peer(path):
     with open(OUT, encoding="utf-8") as fh:
-        by_name = {v["name"]: v for v in json.load(fh)["vectors"]}
+        vectors = json.load(fh)["vectors"]
     with open(path, encoding="utf-8") as fh:
         written = json.load(fh)
     fory = VL.make_fory(SETTINGS)
-    failures, seen = [], set()
-    for w in written:
-        vec = by_name.get(w["name"])
-        if vec is None:
-            failures.append("{}: not a vector".format(w["name"]))
-            continue
-        seen.add(w["name"])
-        try:
-            got = value_of(fory.deserialize(bytes.fromhex(w["hex"])))
-        except Exception as exc:  # noqa: BLE001
-            failures.append("{}: pyfory could not read it: {!r}".format(w["name"], exc))
-            continue
-        if got != vec["value"]:
-            failures.append("{}: pyfory read {}, expected {}".format(w["name"], got, vec["value"]))
-    missing = sorted(set(by_name) - seen)
-    if missing:
-        failures.append("no bytes for: " + ", ".join(missing))
-    for f in failures:
-        print("FAIL", f)
-    print("{} of {} decimal vectors read by pyfory {}".format(len(seen) - len(failures), len(by_name),
-                                                             VL.PYFORY_VERSION))
-    return 1 if failures else 0
 
+    def read_back(vec, w):
+        got = value_of(fory.deserialize(bytes.fromhex(w["hex"])))
+        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true")
-    ap.add_argument("--check-peer", metavar="FILE")
-    args = ap.parse_args()
-    if args.check_peer:
-        return check_peer(args.check_peer)
-    text = json.dumps(document(), indent=2) + "\n"
-    if args.check:
-        with open(OUT, encoding="utf-8") as fh:
-            if fh.read() != text:
-                print("generate_decimal.py: {} is not what pinned pyfory writes; rerun without --check".format(OUT))
-                return 1
-        print("generate_decimal.py: {} is current".format(os.path.relpath(OUT)))
-        return 0
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    print("wrote {} vectors to {}".format(len(CASES), os.path.relpath(OUT)))
-    return 0
+    return VL.peer_report("decimal", vectors, written, read_back)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(VL.group_main("generate_decimal.py", __doc__, OUT, document, check_peer))

@@ -30,7 +30,6 @@ Usage:
         # (a JSON list of {"name", "hex", "buffers"}) to the vectors' values
 """
 
-import argparse
 import json
 import os
 import sys
@@ -182,58 +181,18 @@ def check_peer(path):
     with open(OUT, encoding="utf-8") as fh:
         doc = json.load(fh)
     types = VL.TypeTable(doc["types"])
-    by_name = {v["name"]: v for v in doc["vectors"]}
     with open(path, encoding="utf-8") as fh:
         written = json.load(fh)
-    seen = set()
-    failures = []
-    for w in written:
-        vec = by_name.get(w["name"])
-        if vec is None:
-            failures.append("{}: not a vector".format(w["name"]))
-            continue
-        seen.add(w["name"])
+
+    def read_back(vec, w):
         fory = types.make_fory(vec["settings"])
         buffers = [bytes.fromhex(b) for b in w["buffers"]]
-        try:
-            value = fory.deserialize(bytes.fromhex(w["hex"]), buffers=buffers)
-        except Exception as exc:  # noqa: BLE001
-            failures.append("{}: pyfory could not read it: {!r}".format(w["name"], exc))
-            continue
+        value = fory.deserialize(bytes.fromhex(w["hex"]), buffers=buffers)
         diffs = compare(vec["value"], value, types, vec["settings"])
-        if diffs:
-            failures.append("{}: {}".format(w["name"], "; ".join(diffs[:3])))
-    missing = sorted(set(by_name) - seen)
-    if missing:
-        failures.append("no bytes for: " + ", ".join(missing))
-    for f in failures:
-        print("FAIL", f)
-    print("{} of {} out-of-band vectors read by pyfory {}".format(len(seen) - len(failures), len(by_name),
-                                                                  VL.PYFORY_VERSION))
-    return 1 if failures else 0
+        return "; ".join(diffs[:3]) if diffs else None
 
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="compare with the file on disk")
-    ap.add_argument("--check-peer", metavar="FILE", help="pyfory reads another writer's streams")
-    args = ap.parse_args()
-    if args.check_peer:
-        return check_peer(args.check_peer)
-    text = json.dumps(document(), indent=2, ensure_ascii=False) + "\n"
-    if args.check:
-        with open(OUT, encoding="utf-8") as fh:
-            if fh.read() != text:
-                print("generate_oob.py: {} is not what pinned pyfory writes; rerun without --check".format(OUT))
-                return 1
-        print("generate_oob.py: {} is current".format(os.path.relpath(OUT)))
-        return 0
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    print("wrote {} vectors to {}".format(len(CASES), os.path.relpath(OUT)))
-    return 0
+    return VL.peer_report("out-of-band", doc["vectors"], written, read_back)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(VL.group_main("generate_oob.py", __doc__, OUT, document, check_peer))

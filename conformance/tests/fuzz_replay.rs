@@ -15,56 +15,20 @@
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 
 // ---- allocation count (this thread's live bytes) ----
 
-struct Counting;
+#[path = "support/alloc.rs"]
+mod alloc;
 
 thread_local! {
-    static LIVE: Cell<i64> = const { Cell::new(0) };
     static PANIC_MESSAGE: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
-fn add(delta: i64) {
-    // try_with: the allocator also runs while thread-locals are being torn down.
-    let _ = LIVE.try_with(|c| c.set(c.get() + delta));
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the bookkeeping only
-// reads the sizes.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            add(layout.size() as i64);
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            add(layout.size() as i64);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        add(-(layout.size() as i64));
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            add(new_size as i64 - layout.size() as i64);
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: alloc::Counting = alloc::Counting;
 
 // ---- known defects ----
 
@@ -155,9 +119,9 @@ fn check(target: &str, data: &[u8]) -> Option<Failure> {
     if once().is_err() {
         return Some(Failure::Panic(PANIC_MESSAGE.with(|m| m.borrow().clone())));
     }
-    let before = LIVE.with(Cell::get);
+    let before = alloc::live();
     let second = once();
-    let kept = LIVE.with(Cell::get) - before;
+    let kept = alloc::live() - before;
     match second {
         Err(_) => Some(Failure::Panic(PANIC_MESSAGE.with(|m| m.borrow().clone()))),
         Ok(_) if kept != 0 => Some(Failure::Leak(kept)),

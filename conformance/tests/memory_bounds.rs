@@ -12,65 +12,15 @@
 #[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::path::Path;
 
-struct Peak;
-
-thread_local! {
-    static LIVE: Cell<i64> = const { Cell::new(0) };
-    static PEAK: Cell<i64> = const { Cell::new(0) };
-}
-
-fn add(delta: i64) {
-    let _ = LIVE.try_with(|c| {
-        let now = c.get() + delta;
-        c.set(now);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(now)));
-    });
-}
-
-// SAFETY: every call is forwarded to the system allocator unchanged; the bookkeeping only
-// reads the sizes.
-unsafe impl GlobalAlloc for Peak {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            add(layout.size() as i64);
-        }
-        p
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            add(layout.size() as i64);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        add(-(layout.size() as i64));
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            add(new_size as i64 - layout.size() as i64);
-        }
-        p
-    }
-}
+#[path = "support/alloc.rs"]
+mod alloc;
 
 #[global_allocator]
-static ALLOC: Peak = Peak;
+static ALLOC: alloc::Counting = alloc::Counting;
 
-/// Bytes allocated at the peak of `f`, above what was live before it.
-fn peak_of(f: impl FnOnce()) -> i64 {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    f();
-    PEAK.with(Cell::get) - base
-}
+use alloc::peak_of;
 
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");

@@ -21,6 +21,7 @@ One concept a module:
 * rows         the row format: row schemas and value nodes, pyfory's row encoders
 * peer         pyfory: Fory instances, typed roots, pyfory's own facts
 * vectors      loading vector files
+* group        the command line of the small vector-group generators
 * testee       the testee protocol: framing, requests, meta-string streams as vectors
 
 Everything public is re-exported here, so ``import vectorlib as VL`` gives
@@ -31,6 +32,7 @@ imported lazily by the functions that need it.
 from .errors import *  # noqa: F401,F403
 from .floats import *  # noqa: F401,F403
 from .formats import *  # noqa: F401,F403
+from .group import *  # noqa: F401,F403
 from .hashing import *  # noqa: F401,F403
 from .meta_string import *  # noqa: F401,F403
 from .mirrors import *  # noqa: F401,F403
