@@ -15,6 +15,7 @@ pub fn derive(cont: &Container) -> TokenStream {
         quote! { ::fury::UserKind::Ext },
         quote! {},
     );
+    let (type_info_write, type_info_read) = crate::structs::user_type_info_methods();
     quote! {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
@@ -25,15 +26,7 @@ pub fn derive(cont: &Container) -> TokenStream {
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
-                #[inline]
-                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ::fury::__private::write_user_type_info::<Self>(ctx)
-                }
-
-                #[inline]
-                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ::fury::__private::write_user_type_info::<Self>(ctx)
-                }
+                #type_info_write
 
                 fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ::fury::__private::write_ext(self, ctx)
@@ -41,10 +34,7 @@ pub fn derive(cont: &Container) -> TokenStream {
             }
 
             impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
-                #[inline]
-                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
-                    ::fury::__private::read_user_type_info::<Self>(ctx, id)
-                }
+                #type_info_read
 
                 #[inline]
                 fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {

@@ -91,6 +91,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         quote! { ::fury::Serialize::visit_buffers(&self.#m, out); }
     });
     let visit_buffers = quote! { let _ = &out; #(#visits)* };
+    let (type_info_write, type_info_read) = user_type_info_methods();
     let read_plan = read_plan(plans, skipped, &name.to_string());
     let fingerprint_c = fingerprint(plans, true);
     let fingerprint_f = fingerprint(plans, false);
@@ -233,18 +234,10 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
-                #[inline]
-                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ::fury::__private::write_user_type_info::<Self>(ctx)
-                }
+                #type_info_write
 
                 fn visit_buffers<'v>(&'v self, out: &mut ::std::vec::Vec<&'v [u8]>) {
                     #visit_buffers
-                }
-
-                #[inline]
-                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ::fury::__private::write_user_type_info::<Self>(ctx)
                 }
 
                 #[inline]
@@ -270,10 +263,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
             }
 
             impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
-                #[inline]
-                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
-                    ::fury::__private::read_user_type_info::<Self>(ctx, id)
-                }
+                #type_info_read
 
                 #[inline]
                 fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
@@ -453,6 +443,31 @@ pub fn de_impl_generics(generics: &syn::Generics) -> TokenStream {
 
 /// The `UserType` impl (the registry's view of the type) of a struct or enum: its kind, its
 /// registration, its lookup hint, and `extra` items (a struct's TypeDef fields).
+/// The type-info methods of an enum, union or extension type, which write and read the
+/// kind byte and the registration of the type: (those of `Serialize`, those of
+/// `Deserialize`).
+pub fn user_type_info_methods() -> (TokenStream, TokenStream) {
+    (
+        quote! {
+            #[inline]
+            fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                ::fury::__private::write_user_type_info::<Self>(ctx)
+            }
+
+            #[inline]
+            fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
+                ::fury::__private::write_user_type_info::<Self>(ctx)
+            }
+        },
+        quote! {
+            #[inline]
+            fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+                ::fury::__private::read_user_type_info::<Self>(ctx, id)
+            }
+        },
+    )
+}
+
 pub fn user_type(
     cont: &Container,
     n: &Names,

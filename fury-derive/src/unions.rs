@@ -94,6 +94,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
         Some(v) => quote! { ::std::option::Option::Some(Self::#v) },
         None => quote! { ::std::option::Option::None },
     };
+    let (type_info_write, type_info_read) = crate::structs::user_type_info_methods();
     quote! {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
@@ -103,15 +104,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
-                #[inline]
-                fn write_static_type_info(ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ::fury::__private::write_user_type_info::<Self>(ctx)
-                }
-
-                #[inline]
-                fn write_type_info(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
-                    ::fury::__private::write_user_type_info::<Self>(ctx)
-                }
+                #type_info_write
 
                 fn write_data(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     match self { #(#writes)* }
@@ -127,10 +120,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
             }
 
             impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
-                #[inline]
-                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
-                    ::fury::__private::read_user_type_info::<Self>(ctx, id)
-                }
+                #type_info_read
 
                 #[inline]
                 fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
