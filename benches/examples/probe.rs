@@ -68,6 +68,11 @@ fn main() {
             .into_iter()
             .find(|c| c.dataset == which);
     }
+    for c in cases.iter().filter(|c| c.dataset == which) {
+        if let Err(e) = &c.roundtrip {
+            eprintln!("{} {}: round trip failed: {e}", c.dataset, c.peer.name());
+        }
+    }
     if all {
         for c in cases.iter_mut() {
             (c.serialize)(20_000);

@@ -478,3 +478,109 @@ pub struct LogEntry {
 pub struct LogList {
     pub entries: Vec<LogEntry>,
 }
+
+// ---------------------------------------------------------------------------------------------
+// Geometry: a mesh of triangles, each three nested `{x, y, z: f32}` vertices and a normal
+// ---------------------------------------------------------------------------------------------
+
+/// A point or direction in space.
+#[derive(
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Default,
+)]
+#[fury(id = 122)]
+pub struct Vec3 {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+}
+
+/// One triangle of a mesh: three vertices and the face normal.
+#[derive(
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Default,
+)]
+#[fury(id = 123)]
+pub struct Triangle {
+    pub a: Vec3,
+    pub b: Vec3,
+    pub c: Vec3,
+    pub normal: Vec3,
+}
+
+/// A mesh: a large list of [`Triangle`]s.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 124)]
+pub struct Mesh {
+    pub triangles: Vec<Triangle>,
+}
+
+// ---------------------------------------------------------------------------------------------
+// GameState: entities with tuples, fixed arrays, options, a unit enum and small lists
+// ---------------------------------------------------------------------------------------------
+
+/// What an entity is.
+#[derive(
+    fury::FuryObject,
+    fory::ForyEnum,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+)]
+#[fury(id = 125)]
+pub enum EntityKind {
+    #[default]
+    Player,
+    Monster,
+    Projectile,
+    Item,
+}
+
+/// One entity of a game world.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 126)]
+pub struct Entity {
+    pub id: u64,
+    pub kind: EntityKind,
+    pub position: (f32, f32),
+    pub velocity: (f32, f32),
+    pub ids: [u32; 4],
+    pub health: Option<u32>,
+    pub target: Option<u64>,
+    pub flags: Vec<bool>,
+    pub inventory: Vec<u16>,
+    pub path: Vec<Vec<u16>>,
+}
+
+/// A snapshot of the world: a tick and its entities.
+#[derive(
+    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+)]
+#[fury(id = 127)]
+pub struct GameState {
+    pub tick: u64,
+    pub entities: Vec<Entity>,
+}

@@ -858,3 +858,244 @@ impl Mirror for data::LogList {
         })
     }
 }
+
+// ---- Geometry and GameState ----
+
+/// `Vec3`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Vec3 {
+    #[prost(float, tag = "1")]
+    pub x: f32,
+    #[prost(float, tag = "2")]
+    pub y: f32,
+    #[prost(float, tag = "3")]
+    pub z: f32,
+}
+
+/// `Triangle`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Triangle {
+    #[prost(message, optional, tag = "1")]
+    pub a: Option<Vec3>,
+    #[prost(message, optional, tag = "2")]
+    pub b: Option<Vec3>,
+    #[prost(message, optional, tag = "3")]
+    pub c: Option<Vec3>,
+    #[prost(message, optional, tag = "4")]
+    pub normal: Option<Vec3>,
+}
+
+/// `Mesh`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Mesh {
+    #[prost(message, repeated, tag = "1")]
+    pub triangles: Vec<Triangle>,
+}
+
+/// `EntityKind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, prost::Enumeration)]
+#[repr(i32)]
+pub enum EntityKind {
+    Player = 0,
+    Monster = 1,
+    Projectile = 2,
+    Item = 3,
+}
+
+/// A `(f32, f32)` tuple.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Vec2 {
+    #[prost(float, tag = "1")]
+    pub x: f32,
+    #[prost(float, tag = "2")]
+    pub y: f32,
+}
+
+/// One segment of `Entity.path`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct PathSegment {
+    #[prost(uint32, repeated, tag = "1")]
+    pub points: Vec<u32>,
+}
+
+/// `Entity`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Entity {
+    #[prost(uint64, tag = "1")]
+    pub id: u64,
+    #[prost(enumeration = "EntityKind", tag = "2")]
+    pub kind: i32,
+    #[prost(message, optional, tag = "3")]
+    pub position: Option<Vec2>,
+    #[prost(message, optional, tag = "4")]
+    pub velocity: Option<Vec2>,
+    #[prost(uint32, repeated, tag = "5")]
+    pub ids: Vec<u32>,
+    #[prost(uint32, optional, tag = "6")]
+    pub health: Option<u32>,
+    #[prost(uint64, optional, tag = "7")]
+    pub target: Option<u64>,
+    #[prost(bool, repeated, tag = "8")]
+    pub flags: Vec<bool>,
+    #[prost(uint32, repeated, tag = "9")]
+    pub inventory: Vec<u32>,
+    #[prost(message, repeated, tag = "10")]
+    pub path: Vec<PathSegment>,
+}
+
+/// `GameState`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct GameState {
+    #[prost(uint64, tag = "1")]
+    pub tick: u64,
+    #[prost(message, repeated, tag = "2")]
+    pub entities: Vec<Entity>,
+}
+
+impl Mirror for data::Vec3 {
+    type Pb = Vec3;
+    fn to_pb(&self) -> Vec3 {
+        Vec3 {
+            x: self.x,
+            y: self.y,
+            z: self.z,
+        }
+    }
+    fn from_pb(p: Vec3) -> Result<Self, String> {
+        Ok(data::Vec3 {
+            x: p.x,
+            y: p.y,
+            z: p.z,
+        })
+    }
+}
+
+fn vec3_from_pb(v: Option<Vec3>, what: &str) -> Result<data::Vec3, String> {
+    data::Vec3::from_pb(required(v, what)?)
+}
+
+impl Mirror for data::Triangle {
+    type Pb = Triangle;
+    fn to_pb(&self) -> Triangle {
+        Triangle {
+            a: Some(self.a.to_pb()),
+            b: Some(self.b.to_pb()),
+            c: Some(self.c.to_pb()),
+            normal: Some(self.normal.to_pb()),
+        }
+    }
+    fn from_pb(p: Triangle) -> Result<Self, String> {
+        Ok(data::Triangle {
+            a: vec3_from_pb(p.a, "Triangle.a")?,
+            b: vec3_from_pb(p.b, "Triangle.b")?,
+            c: vec3_from_pb(p.c, "Triangle.c")?,
+            normal: vec3_from_pb(p.normal, "Triangle.normal")?,
+        })
+    }
+}
+
+impl Mirror for data::Mesh {
+    type Pb = Mesh;
+    fn to_pb(&self) -> Mesh {
+        Mesh {
+            triangles: list(&self.triangles),
+        }
+    }
+    fn from_pb(p: Mesh) -> Result<Self, String> {
+        Ok(data::Mesh {
+            triangles: unlist(p.triangles)?,
+        })
+    }
+}
+
+fn entity_kind_to_pb(k: data::EntityKind) -> i32 {
+    match k {
+        data::EntityKind::Player => EntityKind::Player as i32,
+        data::EntityKind::Monster => EntityKind::Monster as i32,
+        data::EntityKind::Projectile => EntityKind::Projectile as i32,
+        data::EntityKind::Item => EntityKind::Item as i32,
+    }
+}
+
+fn entity_kind_from_pb(v: i32) -> Result<data::EntityKind, String> {
+    match EntityKind::try_from(v) {
+        Ok(EntityKind::Player) => Ok(data::EntityKind::Player),
+        Ok(EntityKind::Monster) => Ok(data::EntityKind::Monster),
+        Ok(EntityKind::Projectile) => Ok(data::EntityKind::Projectile),
+        Ok(EntityKind::Item) => Ok(data::EntityKind::Item),
+        Err(_) => Err(format!("EntityKind: unknown value {v}")),
+    }
+}
+
+fn pair_from_pb(v: Option<Vec2>, what: &str) -> Result<(f32, f32), String> {
+    let v = required(v, what)?;
+    Ok((v.x, v.y))
+}
+
+impl Mirror for data::Entity {
+    type Pb = Entity;
+    fn to_pb(&self) -> Entity {
+        Entity {
+            id: self.id,
+            kind: entity_kind_to_pb(self.kind),
+            position: Some(Vec2 {
+                x: self.position.0,
+                y: self.position.1,
+            }),
+            velocity: Some(Vec2 {
+                x: self.velocity.0,
+                y: self.velocity.1,
+            }),
+            ids: self.ids.to_vec(),
+            health: self.health,
+            target: self.target,
+            flags: self.flags.clone(),
+            inventory: self.inventory.iter().map(|&x| u32::from(x)).collect(),
+            path: self
+                .path
+                .iter()
+                .map(|s| PathSegment {
+                    points: s.iter().map(|&x| u32::from(x)).collect(),
+                })
+                .collect(),
+        }
+    }
+    fn from_pb(p: Entity) -> Result<Self, String> {
+        let ids: [u32; 4] = p
+            .ids
+            .try_into()
+            .map_err(|v: Vec<u32>| format!("Entity.ids: {} elements, expected 4", v.len()))?;
+        Ok(data::Entity {
+            id: p.id,
+            kind: entity_kind_from_pb(p.kind)?,
+            position: pair_from_pb(p.position, "Entity.position")?,
+            velocity: pair_from_pb(p.velocity, "Entity.velocity")?,
+            ids,
+            health: p.health,
+            target: p.target,
+            flags: p.flags,
+            inventory: narrow_vec(p.inventory, "Entity.inventory")?,
+            path: p
+                .path
+                .into_iter()
+                .map(|s| narrow_vec(s.points, "Entity.path"))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}
+
+impl Mirror for data::GameState {
+    type Pb = GameState;
+    fn to_pb(&self) -> GameState {
+        GameState {
+            tick: self.tick,
+            entities: list(&self.entities),
+        }
+    }
+    fn from_pb(p: GameState) -> Result<Self, String> {
+        Ok(data::GameState {
+            tick: p.tick,
+            entities: unlist(p.entities)?,
+        })
+    }
+}

@@ -362,7 +362,13 @@ macro_rules! for_each_type {
             UserModel,
             UserModelList,
             LogEntry,
-            LogList
+            LogList,
+            Vec3,
+            Triangle,
+            Mesh,
+            EntityKind,
+            Entity,
+            GameState
         )
     };
 }
@@ -574,7 +580,7 @@ pub fn case_for<T: Dataset>(
 }
 
 /// Dataset names, in table order.
-pub const DATASETS: [&str; 13] = [
+pub const DATASETS: [&str; 15] = [
     "NumericStruct",
     "Sample",
     "MediaContent",
@@ -588,6 +594,8 @@ pub const DATASETS: [&str; 13] = [
     "UserModelList1",
     "UserModelList10",
     "UserModelList100",
+    "Geometry",
+    "GameState",
 ];
 
 /// Calls `f` with each dataset's name and value (a generic visitor, since the types differ).
@@ -611,6 +619,8 @@ pub fn visit_datasets(v: &mut impl Visit) {
     v.visit(DATASETS[10], &values::user_model_list(1));
     v.visit(DATASETS[11], &values::user_model_list(10));
     v.visit(DATASETS[12], &values::user_model_list(100));
+    v.visit(DATASETS[13], &values::mesh(values::TRIANGLES));
+    v.visit(DATASETS[14], &values::game_state(values::ENTITIES));
 }
 
 /// Every case: each dataset with each of `peers`.

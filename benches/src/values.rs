@@ -499,3 +499,67 @@ pub fn log_list(n: i32) -> LogList {
             .collect(),
     }
 }
+
+/// Triangles in the `Geometry` dataset.
+pub const TRIANGLES: usize = 20_000;
+/// Entities in the `GameState` dataset.
+pub const ENTITIES: usize = 5_000;
+
+/// A small deterministic float from `i`: varied mantissas, both signs.
+fn coord(i: usize, salt: usize) -> f32 {
+    let h = (i.wrapping_mul(2_654_435_761) ^ salt.wrapping_mul(40_503)) % 20_000;
+    (h as f32 - 10_000.0) / 97.0
+}
+
+/// A mesh of `n` triangles.
+pub fn mesh(n: usize) -> Mesh {
+    let v = |i: usize, s: usize| Vec3 {
+        x: coord(i, s),
+        y: coord(i, s + 1),
+        z: coord(i, s + 2),
+    };
+    Mesh {
+        triangles: (0..n)
+            .map(|i| Triangle {
+                a: v(i, 0),
+                b: v(i, 3),
+                c: v(i, 6),
+                normal: Vec3 {
+                    x: 0.0,
+                    y: (i % 3) as f32 / 3.0,
+                    z: 1.0,
+                },
+            })
+            .collect(),
+    }
+}
+
+/// A game state of `n` entities: a mix of kinds, some without health or target, short flag
+/// and inventory lists and a path of a few segments.
+pub fn game_state(n: usize) -> GameState {
+    const KINDS: [EntityKind; 4] = [
+        EntityKind::Player,
+        EntityKind::Monster,
+        EntityKind::Projectile,
+        EntityKind::Item,
+    ];
+    GameState {
+        tick: 1_234_567,
+        entities: (0..n)
+            .map(|i| Entity {
+                id: 1_000_000 + i as u64 * 7,
+                kind: KINDS[i % 4],
+                position: (coord(i, 0), coord(i, 1)),
+                velocity: (coord(i, 2) / 100.0, coord(i, 3) / 100.0),
+                ids: [i as u32, (i * 3) as u32, 77, u32::MAX - i as u32],
+                health: (i % 4 != 2).then_some(100 + (i % 900) as u32),
+                target: (i % 3 == 0).then_some(1_000_000 + (i as u64 * 13) % 50_000),
+                flags: (0..(i % 5) + 1).map(|k| (i + k) % 2 == 0).collect(),
+                inventory: (0..i % 8).map(|k| (i * 31 + k * 7) as u16).collect(),
+                path: (0..i % 3)
+                    .map(|s| (0..3 + s).map(|k| (i + s * 5 + k) as u16).collect())
+                    .collect(),
+            })
+            .collect(),
+    }
+}
