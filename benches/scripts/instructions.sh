@@ -9,8 +9,11 @@
 # and ROW=SLUG (postcard, bitcode, rkyv, fory, fury_rs, ...) counts that row's decode as bde.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --quiet --release -p fury-benches --example probe
-bin=target/release/examples/probe
+# BIN=path counts an existing binary (e.g. a copy of the one before a change) without building.
+if [ -z "${BIN:-}" ]; then
+  cargo build --quiet --release -p fury-benches --example probe
+fi
+bin=${BIN:-target/release/examples/probe}
 n=${N:-2000}
 sets=("$@")
 [ ${#sets[@]} -gt 0 ] || sets=(NumericStruct Sample MediaContent NumericStructList User CustomerList UserModelList10)

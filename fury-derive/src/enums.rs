@@ -16,11 +16,13 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     );
     let mut arms_write = Vec::new();
     let mut arms_read = Vec::new();
+    let mut arms_direct = Vec::new();
     for (index, v) in variants.iter().enumerate() {
         let id = v.attrs.id.get().copied().unwrap_or(index as u32);
         let ident = v.ident;
         arms_write.push(quote! { Self::#ident => #id, });
         arms_read.push(quote! { #id => Self::#ident, });
+        arms_direct.push(quote! { #id => ::std::option::Option::Some(Self::#ident), });
     }
     let missing = match variants.first() {
         Some(v) => {
@@ -49,6 +51,19 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
 
             impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
                 #type_info_read
+
+                const DIRECT: bool = true;
+
+                #[inline(always)]
+                fn read_direct(
+                    r: &mut ::fury::Reader<'de>,
+                    _ctx: &::fury::__private::ReadContext<'de, '_>,
+                ) -> ::std::option::Option<Self> {
+                    match r.var_u32().ok()? {
+                        #(#arms_direct)*
+                        _ => ::std::option::Option::None,
+                    }
+                }
 
                 #[inline]
                 fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {

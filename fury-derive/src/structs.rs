@@ -85,6 +85,52 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         .map(|&i| read_init(&plans[i], false))
         .collect();
     let general_read = general_read(plans, skipped);
+    let direct_c: Vec<_> = order_c
+        .iter()
+        .map(|&i| direct_init(&plans[i], true))
+        .collect();
+    let direct_f: Vec<_> = order_f
+        .iter()
+        .map(|&i| direct_init(&plans[i], false))
+        .collect();
+    // Fields with a conversion, a flag of their own or reference tracking are read on the
+    // general path only.
+    let direct_fields = plans
+        .iter()
+        .all(|p| p.with.is_none() && p.borrow.is_none() && !p.flagged && !p.track_ref);
+    let direct_tys: Vec<_> = plans
+        .iter()
+        .flat_map(|p| [codec_type(p, true), codec_type(p, false)])
+        .collect();
+    let (direct_const, direct_body) = if direct_fields {
+        (
+            quote! {
+                <Self as ::fury::__private::StructLayout>::AS_SPELLED
+                    #(&& <#direct_tys as ::fury::Deserialize<'de>>::DIRECT)*
+            },
+            quote! {
+                if compress_int {
+                    ::std::option::Option::Some(Self {
+                        #(#direct_c,)*
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                } else {
+                    ::std::option::Option::Some(Self {
+                        #(#direct_f,)*
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
+            },
+        )
+    } else {
+        (
+            quote! { false },
+            quote! {
+                let _ = (r, ctx, compress_int);
+                ::std::option::Option::None
+            },
+        )
+    };
     // `with` fields are written from a temporary: nothing in them can be lent.
     let visits = plans.iter().filter(|p| p.with.is_none()).map(|p| {
         let m = &p.member;
@@ -191,6 +237,13 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     compress_int: bool,
                 ) -> ::fury::Result<Self> {
+                    if <Self as ::fury::Deserialize<'de>>::DIRECT {
+                        if let ::std::option::Option::Some(v) =
+                            ::fury::__private::struct_body_direct::<Self>(ctx, compress_int)
+                        {
+                            return ::std::result::Result::Ok(v);
+                        }
+                    }
                     if #layout::AS_SPELLED {
                         if compress_int {
                             ::std::result::Result::Ok(Self {
@@ -213,6 +266,15 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     plan: &::fury::__private::ReadPlan,
                 ) -> ::fury::Result<Self> {
                     #read_plan
+                }
+
+                #[inline(always)]
+                fn read_direct_body(
+                    r: &mut ::fury::Reader<'de>,
+                    ctx: &::fury::__private::ReadContext<'de, '_>,
+                    compress_int: bool,
+                ) -> ::std::option::Option<Self> {
+                    #direct_body
                 }
             }
 
@@ -268,6 +330,16 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                 #[inline]
                 fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
                     ::fury::__private::struct_read_typed(ctx, id)
+                }
+
+                const DIRECT: bool = #direct_const;
+
+                #[inline(always)]
+                fn read_direct(
+                    r: &mut ::fury::Reader<'de>,
+                    ctx: &::fury::__private::ReadContext<'de, '_>,
+                ) -> ::std::option::Option<Self> {
+                    ::fury::__private::struct_read_direct::<Self>(r, ctx)
                 }
 
                 fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
@@ -646,6 +718,25 @@ fn read_value(f: &Plan, compress_int: bool) -> TokenStream {
 fn read_init(f: &Plan, compress_int: bool) -> TokenStream {
     let m = &f.member;
     let v = read_value(f, compress_int);
+    quote! { #m: #v }
+}
+
+/// A field initialiser `member: <read>` on the direct path (returning `None` when the
+/// field is not as that path expects).
+fn direct_init(f: &Plan, compress_int: bool) -> TokenStream {
+    let m = &f.member;
+    let ty = codec_type(f, compress_int);
+    let got = quote! {
+        match ::fury::__private::read_field_direct::<#ty>(r, ctx) {
+            ::std::option::Option::Some(v) => v,
+            ::std::option::Option::None => return ::std::option::Option::None,
+        }
+    };
+    if f.with.is_some() || f.borrow.is_some() {
+        // Not read on the direct path (`DIRECT` is false for such structs).
+        return quote! { #m: ::std::unreachable!() };
+    }
+    let v = convert(f, compress_int, got);
     quote! { #m: #v }
 }
 

@@ -104,8 +104,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    #[inline]
-    fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+    #[inline(always)]
+    pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
         match self.data.get(self.pos..).and_then(|s| s.first_chunk::<N>()) {
             Some(a) => {
                 self.pos += N;
@@ -139,7 +139,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one byte.
-    #[inline]
+    #[inline(always)]
     pub fn u8(&mut self) -> Result<u8> {
         match self.data.get(self.pos) {
             Some(&b) => {
@@ -200,70 +200,76 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads one signed byte.
-    #[inline]
+    #[inline(always)]
     pub fn i8(&mut self) -> Result<i8> {
         Ok(self.u8()? as i8)
     }
 
     /// Reads a bool; only `0` and `1` are accepted.
-    #[inline]
+    #[inline(always)]
     pub fn bool(&mut self) -> Result<bool> {
         match self.u8()? {
             0 => Ok(false),
             1 => Ok(true),
-            b => Err(Error::at(
-                ErrorKind::Invalid {
-                    what: format!("bool byte 0x{b:02x}, expected 0 or 1"),
-                },
-                self.pos - 1,
-            )),
+            b => Err(self.bad_bool(b)),
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn bad_bool(&self, b: u8) -> Error {
+        Error::at(
+            ErrorKind::Invalid {
+                what: format!("bool byte 0x{b:02x}, expected 0 or 1"),
+            },
+            self.pos.saturating_sub(1),
+        )
+    }
+
     /// Reads a little-endian u16.
-    #[inline]
+    #[inline(always)]
     pub fn u16(&mut self) -> Result<u16> {
         Ok(u16::from_le_bytes(self.array()?))
     }
 
     /// Reads a little-endian i16.
-    #[inline]
+    #[inline(always)]
     pub fn i16(&mut self) -> Result<i16> {
         Ok(i16::from_le_bytes(self.array()?))
     }
 
     /// Reads a little-endian u32.
-    #[inline]
+    #[inline(always)]
     pub fn u32(&mut self) -> Result<u32> {
         Ok(u32::from_le_bytes(self.array()?))
     }
 
     /// Reads a little-endian i32.
-    #[inline]
+    #[inline(always)]
     pub fn i32(&mut self) -> Result<i32> {
         Ok(i32::from_le_bytes(self.array()?))
     }
 
     /// Reads a little-endian u64.
-    #[inline]
+    #[inline(always)]
     pub fn u64(&mut self) -> Result<u64> {
         Ok(u64::from_le_bytes(self.array()?))
     }
 
     /// Reads a little-endian i64.
-    #[inline]
+    #[inline(always)]
     pub fn i64(&mut self) -> Result<i64> {
         Ok(i64::from_le_bytes(self.array()?))
     }
 
     /// Reads an IEEE-754 single.
-    #[inline]
+    #[inline(always)]
     pub fn f32(&mut self) -> Result<f32> {
         Ok(f32::from_bits(self.u32()?))
     }
 
     /// Reads an IEEE-754 double.
-    #[inline]
+    #[inline(always)]
     pub fn f64(&mut self) -> Result<f64> {
         Ok(f64::from_bits(self.u64()?))
     }

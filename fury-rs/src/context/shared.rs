@@ -283,6 +283,42 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         Ok(true)
     }
 
+    /// The direct path's check of a compatible struct's type info `head` (its first two
+    /// bytes): true when they are a compatible struct kind and a one-byte back reference to
+    /// a TypeDef that the stream announced as the own TypeDef of local type `T` (under the
+    /// current integer encoding). Either compatible kind is accepted, as on the general
+    /// path: the TypeDef names the type. Any other form is left to the general path.
+    #[inline(always)]
+    pub(crate) fn is_local_typedef_ref<T: crate::resolver::UserType>(&self, head: [u8; 2]) -> bool {
+        let [kind, marker] = head;
+        if kind | 2 != crate::types::TypeId::NamedCompatibleStruct as u8 || marker & 0x81 != 1 {
+            return false;
+        }
+        let index = usize::from(marker >> 1);
+        if self.inline_len == 0 {
+            return self.is_spilled_local_typedef::<T>(index);
+        }
+        index < usize::from(self.inline_len)
+            && matches!(
+                self.inline_locals.get(index),
+                Some(Some(l)) if l.key == crate::resolver::type_key::<T>()
+                    && l.compress_int == self.config.compress_int
+            )
+    }
+
+    /// [`Self::is_local_typedef_ref`] once the TypeDefs moved to the general tables.
+    #[inline(never)]
+    fn is_spilled_local_typedef<T: crate::resolver::UserType>(&self, index: usize) -> bool {
+        let Some(entry) = self.registry.get::<T>() else {
+            return false;
+        };
+        matches!(
+            self.extra.as_ref().and_then(|e| e.typedefs.get(index)),
+            Some(SharedDef::Local { entry: e, compress_int: c })
+                if *e == entry.index() && *c == self.config.compress_int
+        )
+    }
+
     /// Records `def` as the TypeDef that the next bodies of local type `key` follow.
     pub(crate) fn set_current_typedef(&mut self, key: std::any::TypeId, def: Arc<RemoteTypeDef>) {
         let current = &mut self.extra_mut().current;

@@ -325,6 +325,26 @@ pub trait Deserialize<'de>: WireType + Sized {
     /// `Self::TYPE_ID`, or in a declared position.
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self>;
 
+    /// True when [`read_direct`](Self::read_direct) reads this type: plain values whose
+    /// payload needs nothing from the context but the settings (numbers, bools, unit enums,
+    /// structs of such fields). Their nesting is bounded by the type itself, so a run of them
+    /// can be read with a copy of the reader held in registers, without depth accounting.
+    #[doc(hidden)]
+    const DIRECT: bool = false;
+
+    /// Reads a value in a declared position, as [`read_data`](Self::read_data) (plus, for
+    /// structs, what precedes the body there: the schema hash, or in compatible mode a type
+    /// info naming a local TypeDef already read), from `r`, a copy of the context's reader.
+    /// `None` when anything is not as the fast path expects (a short input, a TypeDef not
+    /// seen yet, an invalid byte): the caller then drops `r` and reads the same bytes again
+    /// on the general path, which reports errors where they are.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_direct(r: &mut crate::buffer::Reader<'de>, ctx: &ReadContext<'de, '_>) -> Option<Self> {
+        let _ = (r, ctx);
+        None
+    }
+
     /// Consumes what follows the kind byte `id` of a type info (the user type id or names
     /// of a struct or enum) and checks that it names `Self`. Built-in types have nothing
     /// after the byte.
@@ -657,6 +677,14 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Option<T> {
     #[inline]
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         T::read_data(ctx).map(Some)
+    }
+
+    // The flag in front of an optional field is read by the field reader.
+    const DIRECT: bool = T::DIRECT;
+
+    #[inline(always)]
+    fn read_direct(r: &mut crate::buffer::Reader<'de>, ctx: &ReadContext<'de, '_>) -> Option<Self> {
+        T::read_direct(r, ctx).map(Some)
     }
 
     #[inline]

@@ -511,6 +511,66 @@ fn read_field_body<'de, F: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) -> 
     }
 }
 
+/// Reads one struct field as [`read_field`] does, on the direct path (see
+/// [`Deserialize::read_direct`]): the null flag of an optional field, then the value.
+#[inline(always)]
+pub fn read_field_direct<'de, F: Deserialize<'de>>(
+    r: &mut crate::buffer::Reader<'de>,
+    ctx: &ReadContext<'de, '_>,
+) -> Option<F> {
+    if F::FIELD_NULLABLE {
+        let flag = r.u8().ok()?;
+        if flag == RefFlag::Null.byte() {
+            return F::null();
+        }
+        if flag != RefFlag::NotNull.byte() {
+            return None;
+        }
+    }
+    F::read_direct(r, ctx)
+}
+
+/// [`Deserialize::read_direct`] of a derived struct in a declared position: what precedes
+/// the body there, then the body. Same-schema: the schema hash (a struct registered by name
+/// carries its type info too, left to the general path). Compatible: the type info, which
+/// must name by back reference a TypeDef that the stream announced before and that is this
+/// side's own (the first announcement takes the general path, which records it).
+#[inline(always)]
+pub fn struct_read_direct<'de, T: StructRead<'de>>(
+    r: &mut crate::buffer::Reader<'de>,
+    ctx: &ReadContext<'de, '_>,
+) -> Option<T> {
+    let compress_int = ctx.compress_int();
+    let registry = ctx.registry();
+    if ctx.compatible() {
+        let head = r.array::<2>().ok()?;
+        if !ctx.is_local_typedef_ref::<T>(head) {
+            return None;
+        }
+    } else {
+        if registry.is_named::<T>() {
+            return None;
+        }
+        if r.i32().ok()? != T::schema_hash(registry, compress_int) {
+            return None;
+        }
+    }
+    T::read_direct_body(r, ctx, compress_int)
+}
+
+/// Reads a struct body on the direct path where the body starts (after its hash or type
+/// info): on `None`, nothing was consumed and the general path reads it.
+#[inline(always)]
+pub fn struct_body_direct<'de, T: StructRead<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    compress_int: bool,
+) -> Option<T> {
+    let mut r = ctx.reader.clone();
+    let v = T::read_direct_body(&mut r, ctx, compress_int)?;
+    ctx.reader = r;
+    Some(v)
+}
+
 /// Appends one field's part of the schema fingerprint: `name,type,ref,nullable[children];`.
 pub fn fingerprint_field<F: Serialize>(
     out: &mut String,
@@ -719,6 +779,13 @@ pub trait StructRead<'de>: StructBody + Deserialize<'de> {
         ctx: &mut ReadContext<'de, '_>,
         plan: &crate::resolver::plan::ReadPlan,
     ) -> Result<Self>;
+    /// The fields in the local wire order on the direct path ([`Deserialize::read_direct`]);
+    /// only called when `Self::DIRECT`.
+    fn read_direct_body(
+        r: &mut crate::buffer::Reader<'de>,
+        ctx: &ReadContext<'de, '_>,
+        compress_int: bool,
+    ) -> Option<Self>;
 }
 
 /// What every body written in one call shares: the integer encoding, and the schema hash

@@ -121,6 +121,17 @@ macro_rules! primitive {
                 $read
             }
 
+            const DIRECT: bool = true;
+
+            #[inline(always)]
+            fn read_direct(
+                r: &mut crate::buffer::Reader<'de>,
+                _ctx: &ReadContext<'de, '_>,
+            ) -> Option<Self> {
+                let $r = r;
+                $read.ok()
+            }
+
             #[inline]
             fn missing() -> Option<Self> {
                 Some(<$t>::default())

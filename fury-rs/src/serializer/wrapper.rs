@@ -55,6 +55,16 @@ macro_rules! wrapped {
                 ctx.reader.$read().map($wrap)
             }
 
+            const DIRECT: bool = true;
+
+            #[inline(always)]
+            fn read_direct(
+                r: &mut crate::buffer::Reader<'de>,
+                _ctx: &ReadContext<'de, '_>,
+            ) -> Option<Self> {
+                r.$read().ok().map($wrap)
+            }
+
             #[inline]
             fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
                 if id == TypeId::$id {
