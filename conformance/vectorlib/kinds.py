@@ -119,6 +119,9 @@ class KindTable:
     def kind(self, name):
         return self._defs[name]["kind"]
 
+    def is_alias(self, name):
+        return False  # no evolution types in these files
+
     def members(self, name):
         return self._members[name]
 
