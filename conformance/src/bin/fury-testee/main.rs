@@ -1,6 +1,8 @@
 //! fury-rs as a testee of `fury-conformance run` (`conformance/PROTOCOL.md`).
 //!
-//! Built-in and reference vectors go through the dynamic `fury::Value`. Struct and enum
+//! Built-in, reference, decimal and most out-of-band vectors go through the dynamic
+//! `fury::Value`; unions, extension types and the out-of-band struct through the
+//! hand-written mirrors of `kinds.rs`, rows through those of `rows.rs`. Struct and enum
 //! vectors go through the derived Rust types that `gen_rust_mirrors.py` generates from the
 //! vector files (`tests/generated/*_mirror.rs`), as a Rust port would: `decode` reads the
 //! bytes as the vector's Rust type, writes that value in compatible mode and reads it back as
@@ -36,7 +38,9 @@ mod structs_mirror;
 #[path = "../../../tests/generated/compat_mirror.rs"]
 mod compat_mirror;
 
+mod kinds;
 mod meta;
+mod rows;
 
 use fury_conformance::structs::{Case, CompatCase};
 use std::collections::HashMap;
@@ -186,6 +190,20 @@ fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
     let name = req["name"].as_str().unwrap_or("");
     if req["group"] == "meta" {
         return meta::handle(req);
+    }
+    if req["format"] == "row" {
+        return rows::handle(req);
+    }
+    if !req["format"].is_null() && req["format"] != "xlang" {
+        return Err(format!("unknown format {}", req["format"]));
+    }
+    if matches!(req["group"].as_str(), Some("union" | "ext" | "oob")) {
+        if let Some(answer) = kinds::handle(req) {
+            return answer;
+        }
+    }
+    if req["settings"]["out_of_band"] == true {
+        return kinds::handle_oob_value(req);
     }
     if let Some(case) = mirrors.structs.get(name) {
         return handle_struct(mirrors, case, req);
