@@ -449,10 +449,15 @@ fn answer_shape(a: &Json, out_of_band: bool) -> Result<(), String> {
             .as_array()
             .is_some_and(|a| a.iter().all(|x| x.as_str().is_some_and(is_hex)));
         if !ok || obj.len() != 2 {
-            return Err("\"buffers\" must be a list of lower-case hex strings, beside \"hex\" alone".into());
+            return Err(
+                "\"buffers\" must be a list of lower-case hex strings, beside \"hex\" alone".into(),
+            );
         }
     } else if out_of_band && obj.contains_key("hex") {
-        return Err("the answer to an out-of-band encode or roundtrip needs \"buffers\" beside \"hex\"".into());
+        return Err(
+            "the answer to an out-of-band encode or roundtrip needs \"buffers\" beside \"hex\""
+                .into(),
+        );
     }
     let keys: Vec<&str> = ["hex", "value", "error", "skipped"]
         .into_iter()

@@ -432,9 +432,7 @@ pub fn handle(req: &Json) -> Option<R<Json>> {
         ("union", "Animal") => run::<Animal>(&fury, req, oob),
         ("union", "Zoo") => run::<Zoo>(&fury, req, oob),
         ("union", "list<Animal>") => run::<Vec<Animal>>(&fury, req, oob),
-        ("ext", "Point") if registered_by_name(req, "Point") => {
-            run::<NamedPoint>(&fury, req, oob)
-        }
+        ("ext", "Point") if registered_by_name(req, "Point") => run::<NamedPoint>(&fury, req, oob),
         ("ext", "Point") => run::<Point>(&fury, req, oob),
         ("ext", "Shape") => run::<Shape>(&fury, req, oob),
         ("ext", "list<Point>") => run::<Vec<Point>>(&fury, req, oob),
@@ -456,7 +454,11 @@ fn replay(req: &Json) -> (Vec<bool>, usize) {
 fn buffers_in(req: &Json) -> R<Vec<Vec<u8>>> {
     req["buffers"]
         .as_array()
-        .map(|a| a.iter().map(|b| hex_decode(b.as_str().unwrap_or("?"))).collect())
+        .map(|a| {
+            a.iter()
+                .map(|b| hex_decode(b.as_str().unwrap_or("?")))
+                .collect()
+        })
         .unwrap_or_else(|| Ok(Vec::new()))
 }
 

@@ -13,7 +13,8 @@
 //! `FURY_TESTEE_FAULT=MODE:OP:NAME` makes it misbehave on one request, for the runner's own
 //! tests: `flip` (flips the last byte of the answer's hex, or answers a wrong value to a
 //! decode), `drop` (never answers), `crash` (exits), `garbage` (answers a frame that is not
-//! JSON).
+//! JSON), `nobuffers` (leaves the buffers out of an out-of-band answer), `flipbuffer` (flips
+//! the last byte of the last out-of-band buffer).
 
 use fury::{Fury, Value};
 use fury_conformance::node::{node_to_value, value_to_node, Schema, TypeDefs};
@@ -278,6 +279,25 @@ fn main() {
                     let _ = stdout.write_all(b"{oops");
                     let _ = stdout.flush();
                     continue;
+                }
+                "nobuffers" => {
+                    if let Some(m) = answer.as_object_mut() {
+                        m.remove("buffers");
+                    }
+                }
+                "flipbuffer" => {
+                    let last = answer["buffers"].as_array().and_then(|b| b.last()).cloned();
+                    if let Some(h) = last.as_ref().and_then(Json::as_str) {
+                        let mut b = hex_decode(h).unwrap_or_default();
+                        if let Some(x) = b.last_mut() {
+                            *x ^= 0x01;
+                        }
+                        if let Some(slot) =
+                            answer["buffers"].as_array_mut().and_then(|a| a.last_mut())
+                        {
+                            *slot = json!(hex_encode(&b));
+                        }
+                    }
                 }
                 "flip" => {
                     if let Some(h) = answer["hex"].as_str() {

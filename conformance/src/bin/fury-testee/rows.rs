@@ -85,7 +85,8 @@ impl RowJson for bool {
 
 impl RowJson for String {
     fn from_json(v: &Json) -> R<Self> {
-        v.as_str().map_or_else(|| bad("a string", v), |s| Ok(s.into()))
+        v.as_str()
+            .map_or_else(|| bad("a string", v), |s| Ok(s.into()))
     }
     fn to_json(&self) -> Json {
         json!(self)
@@ -94,7 +95,8 @@ impl RowJson for String {
 
 impl RowJson for Vec<u8> {
     fn from_json(v: &Json) -> R<Self> {
-        v.as_str().map_or_else(|| bad("binary as hex", v), hex_decode)
+        v.as_str()
+            .map_or_else(|| bad("binary as hex", v), hex_decode)
     }
     fn to_json(&self) -> Json {
         json!(hex_encode(self))
@@ -144,8 +146,10 @@ impl<T: RowJson> RowJson for Option<T> {
 
 impl<T: RowJson> RowJson for Vec<T> {
     fn from_json(v: &Json) -> R<Self> {
-        v.as_array()
-            .map_or_else(|| bad("a list", v), |a| a.iter().map(T::from_json).collect())
+        v.as_array().map_or_else(
+            || bad("a list", v),
+            |a| a.iter().map(T::from_json).collect(),
+        )
     }
     fn to_json(&self) -> Json {
         Json::Array(self.iter().map(T::to_json).collect())
