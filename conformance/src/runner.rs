@@ -426,7 +426,7 @@ impl Testee {
 }
 
 fn is_hex(h: &str) -> bool {
-    h.len() % 2 == 0
+    h.len().is_multiple_of(2)
         && h.bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
