@@ -79,6 +79,18 @@ def make_fory(settings, c, named):
     return f
 
 
+# The same types as data, for other implementations (README, "Union, extension-type and
+# decimal vectors"): an "ext" type's payload is its fields' bare payloads in order, which is
+# what PointSerializer writes.
+TYPES = [
+    {"name": "Point", "kind": "ext", "register": {"id": 400},
+     "fields": [{"name": "x", "schema": "varint32"}, {"name": "y", "schema": "varint32"}]},
+    {"name": "Shape", "kind": "struct", "register": {"id": 401},
+     "fields": [{"name": "name", "schema": "string"}, {"name": "origin", "schema": "Point"},
+                {"name": "path", "schema": "list<Point>"}, {"name": "maybe", "schema": "option<Point>"}]},
+]
+NAMED_REGISTRATION = {"Point": {"namespace": "geo", "typename": "Point"}}
+
 SAME = {"xlang": True, "ref": False, "compatible": False}
 COMPAT = {"xlang": True, "ref": False, "compatible": True}
 
@@ -116,7 +128,12 @@ def document():
             sys.exit("generate_ext.py: {}: pyfory does not read its bytes back".format(name))
         vectors.append({"name": name, "python": python, "settings": settings, "registered_by_name": named,
                         "schema": root, "value": plain(value), "hex": data.hex(), "writer_same": True})
-    return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": "ext", "vectors": vectors}
+    doc = {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": "ext", "types": TYPES,
+           "named_registration": NAMED_REGISTRATION, "vectors": vectors}
+    problems = VL.confirm_kind_vectors(doc, VL.make_fory)
+    if problems:
+        sys.exit("generate_ext.py: the types do not describe the classes: " + "; ".join(problems[:3]))
+    return doc
 
 
 def check_peer(path):

@@ -98,6 +98,23 @@ def make_fory(settings, c, named=False):
     return f
 
 
+# The same types as data, for other implementations (README, "Union, extension-type and
+# decimal vectors"): the file's "types", and the registration by name that the vectors
+# with "registered_by_name" use instead.
+TYPES = [
+    {"name": "Animal", "kind": "union", "register": {"id": 300},
+     "cases": [{"name": "dog", "id": 1, "schema": "Dog"}, {"name": "cat", "id": 2, "schema": "Cat"},
+               {"name": "label", "id": 3, "schema": "string"}, {"name": "nothing", "id": 4, "schema": "string"}]},
+    {"name": "Dog", "kind": "struct", "register": {"id": 301},
+     "fields": [{"name": "name", "schema": "string", "tag_id": 1}, {"name": "age", "schema": "varint32", "tag_id": 2}]},
+    {"name": "Cat", "kind": "struct", "register": {"id": 302},
+     "fields": [{"name": "name", "schema": "string", "tag_id": 1}, {"name": "lives", "schema": "varint32", "tag_id": 2}]},
+    {"name": "Zoo", "kind": "struct", "register": {"id": 303},
+     "fields": [{"name": "star", "schema": "Animal", "tag_id": 1}, {"name": "animals", "schema": "list<Animal>", "tag_id": 2},
+                {"name": "maybe", "schema": "option<Animal>", "tag_id": 3}]},
+]
+NAMED_REGISTRATION = {"Animal": {"namespace": "demo", "typename": "Animal"}}
+
 SAME = {"xlang": True, "ref": False, "compatible": False}
 COMPAT = {"xlang": True, "ref": False, "compatible": True}
 REFS = {"xlang": True, "ref": True, "compatible": False}
@@ -147,7 +164,12 @@ def document():
             sys.exit("generate_union.py: {}: pyfory reads back {} for {}".format(name, plain(back), plain(value)))
         vectors.append({"name": name, "python": python, "settings": settings, "registered_by_name": named,
                         "schema": root, "value": plain(value), "hex": bytes(data).hex(), "writer_same": True})
-    return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": GROUP, "vectors": vectors}
+    doc = {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": GROUP, "types": TYPES,
+           "named_registration": NAMED_REGISTRATION, "vectors": vectors}
+    problems = VL.confirm_kind_vectors(doc, VL.make_fory)
+    if problems:
+        sys.exit("generate_union.py: the types do not describe the classes: " + "; ".join(problems[:3]))
+    return doc
 
 
 def check_peer(path):

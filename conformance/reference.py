@@ -14,15 +14,25 @@ code check_peer.py uses):
   in the expected width, strings by content, sets and maps without order,
   shared objects by identity), against the vector's expected value (for an
   evolution vector, the reader's "expected").
-* {"op": "check_bytes", "name": N, "hex": H} -> {"problems": [...]}: pyfory
-  1.7.7 decodes the bytes to the vector's value, the independent wire
+* {"op": "check_bytes", "name": N, "hex": H[, "buffers": [H, ...]]} ->
+  {"problems": [...]}: pyfory 1.7.7 decodes the bytes (with the out-of-band
+  buffers, for the oob group) to the vector's value, the independent wire
   decoder agrees on every wire kind (check_peer.check_entry; for evolution
   vectors pyfory's reader must also give "expected").
 * {"op": "shutdown"} -> exits.
+
+The groups of protocol version 2 (oob, union, ext, decimal, rows) are judged
+here too: unions and extension types with the very classes and serializers
+their generator wrote the vectors with, rows with pyfory.format's from_row.
 """
 
+import json
 import os
 import sys
+
+if os.environ.get("TZ") != "UTC" or os.environ.get("PYTHONHASHSEED") != "0":
+    # pyfory.format reads timestamps as local times (generate_row.py runs in UTC too)
+    os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, TZ="UTC", PYTHONHASHSEED="0"))
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -36,10 +46,12 @@ class Reference:
         VL.require_pyfory()
         self.vectors = VL.load_runner_vectors(dirs)
         self.by_name = {v["name"]: v for v in self.vectors}
-        self.type_fory = check_peer.make_type_forys(self.vectors)
-        self.ref_fory = check_peer.make_ref_forys(self.vectors)
+        v1 = [v for v in self.vectors if v["_group"] not in VL.V2_GROUPS]
+        self.type_fory = check_peer.make_type_forys(v1)
+        self.ref_fory = check_peer.make_ref_forys(v1)
         self.fory_cache = {}
         self.alias_cache = {}
+        self.v2_cache = {}
 
     def listing(self):
         keys = {}
@@ -77,15 +89,102 @@ class Reference:
             self.fory_cache[key] = VL.make_fory(vec["settings"])
         return self.fory_cache[key], None
 
-    def check_bytes(self, vec, hex_text):
+    def check_bytes(self, vec, hex_text, buffers=None):
         try:
             data = bytes.fromhex(hex_text)
-        except (TypeError, ValueError) as exc:
+            buffers = None if buffers is None else [bytes.fromhex(b) for b in buffers]
+        except (TypeError, ValueError, AttributeError) as exc:
             return ["the answer's hex is not hex: {}".format(exc)]
+        if vec["_group"] in VL.V2_GROUPS:
+            try:
+                return self.check_v2_bytes(vec, data, buffers)
+            except Exception as exc:  # noqa: BLE001 - pyfory's refusal is the testee's failure
+                return ["pyfory could not read the bytes: {}: {}".format(type(exc).__name__, exc)]
         fory, reader = self.forys(vec)
         return check_peer.check_entry(vec, data, fory, True, reader)
 
+    # -- the groups of protocol version 2 ------------------------------------------------
+
+    def v2_fory(self, vec):
+        """(fory, plain): the Fory that reads a vector's bytes, and for unions and extension
+        types the generator's function that turns what pyfory read into the plain form."""
+        group = vec["_group"]
+        key = (group, bool(vec.get("registered_by_name")), json.dumps(vec.get("settings"), sort_keys=True))
+        if key not in self.v2_cache:
+            plain = None
+            if group in ("union", "ext"):
+                gen = __import__("generate_" + group)
+                fory = gen.make_fory(vec["settings"], gen.classes(), vec["registered_by_name"])
+                plain = gen.plain
+            elif group == "oob":
+                fory = vec["_types"].make_fory(vec["settings"])
+            else:
+                fory = VL.make_fory(vec["settings"])
+            self.v2_cache[key] = (fory, plain)
+        return self.v2_cache[key]
+
+    def check_v2_bytes(self, vec, data, buffers):
+        group = vec["_group"]
+        if group == "rows":
+            import generate_row
+
+            got = generate_row.decode_node(vec["schema"], data)
+            return row_diff(vec["value"], got)
+        if group == "oob":
+            return self.check_oob_bytes(vec, data, buffers)
+        if buffers is not None:
+            return ["buffers in the answer to a vector without out-of-band buffers"]
+        fory, plain = self.v2_fory(vec)
+        value, unread = VL.deserialize_all(fory, data)
+        problems = ["{} trailing bytes after the root value".format(unread)] if unread else []
+        if group == "decimal":
+            import generate_decimal
+
+            got = generate_decimal.value_of(value)
+            if got != vec["plain"]:
+                problems.append("pyfory read {}, expected {}".format(got, vec["plain"]))
+            problems.extend("wire check: " + p for p in decimal_wire_problems(data, vec["plain"]))
+        else:
+            got = plain(value)
+            if got != vec["plain"]:
+                problems.append("pyfory read {}, expected {}".format(VL.short_repr(got, 200), VL.short_repr(vec["plain"], 200)))
+        return problems
+
+    def check_oob_bytes(self, vec, data, buffers):
+        if buffers is None:
+            return ["an out-of-band vector needs \"buffers\" beside \"hex\" in the answer"]
+        import pyfory
+
+        fory, _ = self.v2_fory(vec)
+        types = vec["_types"]
+        settings = vec["settings"]
+        buf = pyfory.Buffer(data)
+        value = fory.deserialize(buf, buffers=buffers)
+        unread = len(data) - buf.get_reader_index()
+        problems = ["{} trailing bytes after the root value".format(unread)] if unread else []
+        if settings["ref"]:
+            problems.extend(VL.compare_ref_graph(vec["value"], value, types, strict=True))
+        else:
+            problems.extend(VL.compare(vec["value"], value, types=types))
+        try:
+            node, _ = VL.decode_stream(data, vec["schema"], types, settings["compatible"], settings["ref"],
+                                       buffers=buffers)
+        except (VL.WireError, VL.VectorError) as exc:
+            problems.append("wire check: {}".format(exc))
+        else:
+            diff = VL.ref_graph_diff if settings["ref"] else VL.nodes_equal_wire
+            problems.extend("wire check: " + d for d in diff(vec["value"], node))
+        return problems
+
     def check_decode(self, vec, node):
+        group = vec["_group"]
+        if group in ("union", "ext", "decimal"):
+            try:
+                return VL.value_diff(vec["value"], node)
+            except Exception as exc:  # noqa: BLE001 - a malformed node is the testee's failure
+                return ["cannot read the node: {}: {}".format(type(exc).__name__, exc)]
+        if group == "rows":
+            return row_diff(vec["value"], node)
         types = vec.get("_types")
         expected = vec.get("expected", vec["value"]) if "reader_type" in vec else vec["value"]
         if "reader_type" in vec and vec.get("expected_error"):
@@ -107,6 +206,56 @@ class Reference:
         return VL.compare(expected, actual, types=types)
 
 
+def row_diff(expected, got, path="$"):
+    """Differences between two row values (plain JSON shaped by the row schema: README,
+    "Row-format vectors"); map entries and list elements in order."""
+    if isinstance(expected, dict):
+        if not isinstance(got, dict):
+            return ["{}: expected a struct, got {}".format(path, VL.short_repr(got))]
+        out = ["{}.{}: missing".format(path, k) for k in expected if k not in got]
+        out += ["{}.{}: not in the schema".format(path, k) for k in got if k not in expected]
+        for k, v in expected.items():
+            if k in got:
+                out += row_diff(v, got[k], "{}.{}".format(path, k))
+        return out
+    if isinstance(expected, list):
+        if not isinstance(got, list) or len(got) != len(expected):
+            return ["{}: expected {} elements, got {}".format(path, len(expected), VL.short_repr(got))]
+        out = []
+        for i, (e, g) in enumerate(zip(expected, got)):
+            out += row_diff(e, g, "{}[{}]".format(path, i))
+        return out
+    if type(expected) is not type(got) or expected != got:
+        return ["{}: expected {}, got {}".format(path, VL.short_repr(expected), VL.short_repr(got))]
+    return []
+
+
+def decimal_wire_problems(data, plain):
+    """Our own reading of a DECIMAL root (spec: scale as a zigzag varint32, then the small
+    form zigzag(unscaled) << 1 or the big form len << 2 | negative << 1 | 1 and the
+    little-endian magnitude)."""
+    r = VL.ByteReader(data)
+    try:
+        head = (r.u8(), r.u8(), r.u8())
+        if head != (0x01, 0xFF, VL.wire_type_id("DECIMAL")):
+            return ["the stream does not start 01 ff 28 (a non-null DECIMAL root): {}".format(data[:3].hex())]
+        scale = r.unzigzag(r.var_uint32())
+        header = r.var_uint64()
+        if header & 1 == 0:
+            unscaled = r.unzigzag(header >> 1)
+        else:
+            magnitude = int.from_bytes(r.take(header >> 2), "little")
+            unscaled = -magnitude if header & 2 else magnitude
+    except (VL.WireError, VL.VectorError) as exc:
+        return [str(exc)]
+    problems = []
+    if r.pos != len(data):
+        problems.append("{} trailing bytes".format(len(data) - r.pos))
+    if (str(unscaled), scale) != (plain["unscaled"], plain["scale"]):
+        problems.append("the bytes hold {}e-{}, expected {}e-{}".format(unscaled, scale, plain["unscaled"], plain["scale"]))
+    return problems
+
+
 def main():
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     ref = None
@@ -126,7 +275,7 @@ def main():
                 elif op == "check_decode":
                     answer = {"problems": ref.check_decode(vec, msg.get("value"))}
                 else:
-                    answer = {"problems": ref.check_bytes(vec, msg.get("hex"))}
+                    answer = {"problems": ref.check_bytes(vec, msg.get("hex"), msg.get("buffers"))}
             else:
                 answer = {"error": "unknown op {!r}".format(op)}
         except (OSError, ValueError, KeyError, VL.VectorError) as exc:

@@ -12,6 +12,7 @@ back into nodes.  Struct and enum classes are built from the request's
 import dataclasses
 import datetime
 import enum
+import json
 import os
 import sys
 
@@ -48,9 +49,19 @@ class Testee:
         return self.forys[key]
 
     def handle(self, req):
+        if req.get("protocol") not in (VL.PROTOCOL_VERSION, VL.PROTOCOL_VERSION_2):
+            return {"error": "unknown protocol {!r}".format(req.get("protocol"))}
+        if req.get("format", "xlang") == "row":
+            return self.handle_row(req)
+        if req.get("format", "xlang") != "xlang":
+            return {"error": "unknown format {!r}".format(req.get("format"))}
+        if uses_kinds(req):
+            return self.handle_kinds(req)
         table = self.table(req)
         fory = self.fory(req, table)
         op = req["op"]
+        if req["settings"].get("out_of_band"):
+            return self.handle_oob(req, fory, table)
         if op == "encode":
             value = (VL.ref_node_to_py if req["settings"]["ref"] else VL.node_to_py)(req["value"], table)
             return {"hex": self.write(fory, req["schema"], value).hex()}
@@ -63,6 +74,68 @@ class Testee:
             return {"hex": self.write(fory, req["schema"], value).hex()}
         return {"error": "unknown op {!r}".format(op)}
 
+    def handle_oob(self, req, fory, table):
+        import pyfory
+
+        op = req["op"]
+        ref = req["settings"]["ref"]
+        if op in ("decode", "roundtrip"):
+            data = bytes.fromhex(req["hex"])
+            buf = pyfory.Buffer(data)
+            value = fory.deserialize(buf, buffers=[bytes.fromhex(b) for b in req["buffers"]])
+            if buf.get_reader_index() != len(data):
+                return {"error": "{} bytes left after the root value".format(len(data) - buf.get_reader_index())}
+            if op == "decode":
+                return {"value": to_node(value, table, {} if ref else None)}
+        else:
+            value = (VL.ref_node_to_py if ref else VL.node_to_py)(req["value"], table)
+        answers = iter(req["in_band"])
+        buffers = []
+
+        def callback(obj):
+            keep = next(answers)  # StopIteration: more BINARY values than answers, an error
+            if not keep:
+                buffers.append(bytes(obj.raw()))
+            return keep
+
+        data = fory.serialize(value, buffer_callback=callback)
+        return {"hex": bytes(data).hex(), "buffers": [b.hex() for b in buffers]}
+
+    def handle_kinds(self, req):
+        key = ("kinds", req.get("types_key"), json.dumps(req["settings"], sort_keys=True))
+        if key not in self.forys:
+            table = VL.KindTable(req.get("types") or [])
+            fory = VL.make_fory(req["settings"])
+            table.register(fory)
+            self.forys[key] = (table, fory)
+        table, fory = self.forys[key]
+        op = req["op"]
+        if op == "encode":
+            return {"hex": bytes(fory.serialize(table.node_to_py(req["value"]))).hex()}
+        value, unread = VL.deserialize_all(fory, bytes.fromhex(req["hex"]))
+        if unread:
+            return {"error": "{} bytes left after the root value".format(unread)}
+        if op == "decode":
+            return {"value": table.py_to_node(value)}
+        return {"hex": bytes(fory.serialize(value)).hex()}
+
+    @staticmethod
+    def handle_row(req):
+        import generate_row
+
+        schema = req["row_schema"]
+        to_row, _ = VL.row_encoder_for(schema)
+        op = req["op"]
+        if op == "decode":
+            return {"value": generate_row.decode_node(schema, bytes.fromhex(req["hex"]))}
+        if op == "encode":
+            value = VL.row_value_from_node({"struct": schema}, req["value"])
+        else:
+            node = generate_row.decode_node(schema, bytes.fromhex(req["hex"]))
+            value = VL.row_value_from_node({"struct": schema}, node)
+        # pyfory leaves the slots of nulls as the memory was; they are zeroed, as the spec asks
+        return {"hex": VL.row_zero_null_slots(schema, to_row(value).to_bytes())[0].hex()}
+
     @staticmethod
     def write(fory, schema, value):
         if schema not in _NATIVE_ROOTS and (schema in VL.INT_RANGES or schema in VL.FLOAT_HEX_WIDTH):
@@ -71,6 +144,13 @@ class Testee:
 
 
 _TRACKED = (list, dict, set, str, bytes, datetime.date, datetime.timedelta)
+
+
+def uses_kinds(req):
+    """A request of unions, extension types or decimals (vectorlib.KindTable)."""
+    if any(d.get("kind") in ("union", "ext") for d in req.get("types") or ()):
+        return True
+    return "decimal" in req.get("schema", "")
 
 
 def to_node(value, table, refs):
@@ -106,9 +186,10 @@ def to_node(value, table, refs):
 
 
 def main():
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        # set iteration order (and so the bytes of sets of strings) as when the vectors were made
-        os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, PYTHONHASHSEED="0"))
+    if os.environ.get("PYTHONHASHSEED") != "0" or os.environ.get("TZ") != "UTC":
+        # set iteration order (and so the bytes of sets of strings) as when the vectors were
+        # made; pyfory.format reads timestamps as local times, and the rows were made in UTC
+        os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, PYTHONHASHSEED="0", TZ="UTC"))
     VL.require_pyfory()
     testee = Testee()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer

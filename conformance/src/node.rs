@@ -50,6 +50,57 @@ fn bit_items(node: &Json) -> R<Vec<u64>> {
 }
 
 /// Converts an expected-value node into the `Value` the decoder should produce.
+/// The decimal text of a little-endian magnitude, with a `-` when `negative` (and not zero).
+pub fn decimal_text(negative: bool, magnitude_le: &[u8]) -> String {
+    // repeated division by 10 of the big-endian base-256 digits
+    let mut digits_be: Vec<u8> = magnitude_le.iter().rev().copied().collect();
+    let mut out = Vec::new();
+    while digits_be.iter().any(|&b| b != 0) {
+        let mut rem = 0u32;
+        for b in digits_be.iter_mut() {
+            let cur = (rem << 8) | u32::from(*b);
+            *b = (cur / 10) as u8;
+            rem = cur % 10;
+        }
+        out.push(b'0' + rem as u8);
+    }
+    if out.is_empty() {
+        return "0".into();
+    }
+    if negative {
+        out.push(b'-');
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// `(negative, little-endian magnitude without trailing zero bytes)` of decimal text.
+pub fn decimal_parts(text: &str) -> R<(bool, Vec<u8>)> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 4096 {
+        return Err(format!("bad decimal integer {text:?}"));
+    }
+    let mut le: Vec<u8> = Vec::new();
+    for d in digits.bytes() {
+        let mut carry = u32::from(d - b'0');
+        for b in le.iter_mut() {
+            let cur = u32::from(*b) * 10 + carry;
+            *b = cur as u8;
+            carry = cur >> 8;
+        }
+        if carry > 0 {
+            le.push(carry as u8);
+        }
+    }
+    while le.last() == Some(&0) {
+        le.pop();
+    }
+    Ok((negative && !le.is_empty(), le))
+}
+
 pub fn node_to_value(node: &Json) -> R<Value> {
     let ty = node["type"]
         .as_str()
@@ -57,6 +108,18 @@ pub fn node_to_value(node: &Json) -> R<Value> {
     let i = || int_str(node, "value");
     Ok(match ty {
         "null" => Value::Null,
+        "decimal" => {
+            let (negative, magnitude) = decimal_parts(
+                node["unscaled"]
+                    .as_str()
+                    .ok_or_else(|| format!("decimal node without unscaled text: {node}"))?,
+            )?;
+            let scale = node["scale"]
+                .as_i64()
+                .and_then(|s| i32::try_from(s).ok())
+                .ok_or_else(|| format!("decimal node without an i32 scale: {node}"))?;
+            Value::Decimal(fury::Decimal::from_parts(negative, magnitude, scale))
+        }
         "ref" => Value::Ref(
             node["id"]
                 .as_u64()
@@ -455,7 +518,8 @@ impl ToNode<'_> {
                 "bits": a.iter().map(|x| hex_bits(x.to_bits(), 16)).collect::<Vec<_>>()}),
             // The vector groups the testee protocol covers have neither (decimals and unions
             // have their own groups, checked by conformance/tests/decimal.rs and union.rs).
-            Value::Decimal(d) => return Err(format!("decimal {d} has no node form yet")),
+            Value::Decimal(d) => serde_json::json!({"type": "decimal",
+                "unscaled": decimal_text(d.is_negative(), d.magnitude_le()), "scale": d.scale()}),
             Value::Union(case, _) => return Err(format!("union case {case} has no node form yet")),
             Value::Enum(id) => {
                 let Schema::Named(name) = schema else {

@@ -14,8 +14,13 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-/// The protocol version every request carries.
-pub const PROTOCOL: &str = "fury-testee/1";
+/// The newest protocol version; the requests of [`V2_GROUPS`] carry it, every other request
+/// carries [`PROTOCOL_V1`] and is unchanged from version 1.
+pub const PROTOCOL: &str = "fury-testee/2";
+/// The version of the requests that use nothing version 2 added.
+pub const PROTOCOL_V1: &str = "fury-testee/1";
+/// The groups whose requests use what version 2 added (`PROTOCOL.md`, section 9).
+pub const V2_GROUPS: &[&str] = &["oob", "union", "ext", "decimal", "rows"];
 /// A frame longer than this is garbage.
 pub const MAX_MESSAGE: usize = 64 << 20;
 
@@ -26,6 +31,11 @@ pub const GROUPS: &[(&str, &str)] = &[
     ("compat", "vectors_compat"),
     ("refs", "vectors_refs"),
     ("meta", "vectors_meta"),
+    ("oob", "vectors_oob"),
+    ("union", "vectors_union"),
+    ("ext", "vectors_ext"),
+    ("decimal", "vectors_decimal"),
+    ("rows", "vectors_row"),
 ];
 
 /// The files of the `builtins` group (`conformance/vectors/`), each also a group of its own.
@@ -391,8 +401,9 @@ impl Testee {
         let Some(peer) = self.peer.as_mut() else {
             return Err("no testee".into());
         };
+        let out_of_band = msg["settings"]["out_of_band"] == true && op != "decode";
         let fault = match peer.ask(msg, self.timeout) {
-            Ok(answer) => match answer_shape(&answer) {
+            Ok(answer) => match answer_shape(&answer, out_of_band) {
                 Ok(()) => {
                     self.consecutive = 0;
                     return Ok(answer);
@@ -414,11 +425,40 @@ impl Testee {
     }
 }
 
-/// A response is an object with exactly one of `hex`, `value`, `error`, `skipped`.
-fn answer_shape(a: &Json) -> Result<(), String> {
+fn is_hex(h: &str) -> bool {
+    h.len().is_multiple_of(2)
+        && h.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A response is an object with exactly one of `hex`, `value`, `error`, `skipped`; with
+/// `out_of_band` (the encode and roundtrip requests of an out-of-band vector) a `hex` answer
+/// also carries `buffers`, a list of hex strings.
+fn answer_shape(a: &Json, out_of_band: bool) -> Result<(), String> {
     let Some(obj) = a.as_object() else {
         return Err(format!("the response is not an object: {a:.80}"));
     };
+    if let Some(b) = obj.get("buffers") {
+        if !out_of_band || !obj.contains_key("hex") {
+            return Err(
+                "\"buffers\" belongs only beside \"hex\", in the answer to an out-of-band encode or roundtrip"
+                    .into(),
+            );
+        }
+        let ok = b
+            .as_array()
+            .is_some_and(|a| a.iter().all(|x| x.as_str().is_some_and(is_hex)));
+        if !ok || obj.len() != 2 {
+            return Err(
+                "\"buffers\" must be a list of lower-case hex strings, beside \"hex\" alone".into(),
+            );
+        }
+    } else if out_of_band && obj.contains_key("hex") {
+        return Err(
+            "the answer to an out-of-band encode or roundtrip needs \"buffers\" beside \"hex\""
+                .into(),
+        );
+    }
     let keys: Vec<&str> = ["hex", "value", "error", "skipped"]
         .into_iter()
         .filter(|k| obj.contains_key(*k))
@@ -431,12 +471,7 @@ fn answer_shape(a: &Json) -> Result<(), String> {
     }
     match keys[0] {
         "hex" => {
-            let ok = obj["hex"].as_str().is_some_and(|h| {
-                h.len() % 2 == 0
-                    && h.bytes()
-                        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-            });
-            if !ok {
+            if !obj["hex"].as_str().is_some_and(is_hex) {
                 return Err("\"hex\" must be lower-case hex digits, two per byte".into());
             }
         }
@@ -674,7 +709,12 @@ fn judge_bytes(
             writer_same.then(|| not_checked("no bytes")),
         ));
     };
-    let problems = reference.problems(&json!({"op": "check_bytes", "name": name, "hex": hex}))?;
+    let buffers = answer.get("buffers").cloned();
+    let mut ask = json!({"op": "check_bytes", "name": name, "hex": hex});
+    if let Some(b) = &buffers {
+        ask["buffers"] = b.clone();
+    }
+    let problems = reference.problems(&ask)?;
     let required = if problems.is_empty() {
         Status::Pass
     } else {
@@ -683,7 +723,12 @@ fn judge_bytes(
     let exact = writer_same.then(|| {
         let want = v["hex"].as_str().unwrap_or("");
         if hex == want {
-            Status::Pass
+            match (&buffers, v.get("buffers")) {
+                (Some(got), Some(want)) if got != want => Status::Fail(format!(
+                    "the stream is the vector's, but the buffers differ:\n    testee {got:.200}\n    vector {want:.200}"
+                )),
+                _ => Status::Pass,
+            }
         } else {
             Status::Fail(format!(
                 "bytes differ from the vector's at byte {}:\n    testee {hex:.200}\n    vector {want:.200}",

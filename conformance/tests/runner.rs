@@ -34,6 +34,15 @@ fn run(fault: Option<&str>) -> RunReport {
     runner::run(&opts(fault, None)).expect("the runner runs")
 }
 
+/// A run over the groups of protocol version 2.
+fn run_v2(fault: Option<&str>) -> RunReport {
+    let mut o = opts(fault, None);
+    o.groups = ["oob", "union", "ext", "decimal", "rows"]
+        .map(String::from)
+        .to_vec();
+    runner::run(&o).expect("the runner runs")
+}
+
 /// The non-passing checks, as (vector, check, message).
 fn failures(r: &RunReport) -> Vec<(String, &'static str, String)> {
     r.results
@@ -210,4 +219,45 @@ fn optional_and_listed_results() {
         r(Status::Skip("s".into()), false, false).unexpected(),
         "a skip is not a pass"
     );
+}
+
+#[test]
+fn version_2_groups_pass_and_their_faults_are_caught() {
+    let r = run_v2(None);
+    assert!(r.ok(), "{:?}", failures(&r));
+    assert_eq!(
+        r.results.len(),
+        64 * 5,
+        "five checks of each oob, union, ext, decimal and row vector"
+    );
+    // a wrong out-of-band buffer: pyfory reads another value, and the exact check says so
+    let r = run_v2(Some("flipbuffer:encode:oob/list/all_out"));
+    let f = failures(&r);
+    let names: Vec<_> = f.iter().map(|(n, c, _)| format!("{n} {c}")).collect();
+    assert_eq!(
+        names,
+        ["oob/list/all_out encode", "oob/list/all_out encode_exact"],
+        "{f:?}"
+    );
+    assert!(f[1].2.contains("buffers differ"), "{}", f[1].2);
+    // an out-of-band answer without its buffers is garbage: a fault, the testee restarted
+    let r = run_v2(Some("nobuffers:roundtrip:oob/root/out"));
+    assert_eq!(r.faults.len(), 1, "{:?}", r.faults);
+    assert!(r.faults[0].contains("needs \"buffers\""), "{}", r.faults[0]);
+    assert_eq!(failures(&r).len(), 2, "{:?}", failures(&r));
+    // a flipped byte of a union, a decimal and a row (its last byte is padding: pyfory
+    // still reads the value, and only the exact check sees it)
+    for (victim, check) in [
+        ("union/same_schema/zoo", "roundtrip"),
+        ("decimal/big_40_digits", "roundtrip"),
+        ("row/nested_deep", "roundtrip_exact"),
+    ] {
+        let r = run_v2(Some(&format!("flip:roundtrip:{victim}")));
+        let f = failures(&r);
+        assert!(
+            f.iter().any(|(n, c, _)| n == victim && *c == check),
+            "{victim}: {f:?}"
+        );
+        assert!(f.iter().all(|(n, _, _)| n == victim), "{f:?}");
+    }
 }

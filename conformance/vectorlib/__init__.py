@@ -8,6 +8,7 @@ One concept a module:
 * types        the wire-type table (from spec/wire-types.json) and the node vocabulary
 * primitives   the byte cursor (var/tagged integers) and the var_uint32 writer
 * hashing      MurmurHash3 x64 128
+* kinds        unions, extension types and decimals: definitions, nodes, pyfory classes
 * floats       exact float bit patterns, float nodes
 * naming       snake_case (pyfory's rule), identifiers
 * nodes        value nodes: from / to Python values, comparison
@@ -34,6 +35,7 @@ from .floats import *  # noqa: F401,F403
 from .formats import *  # noqa: F401,F403
 from .group import *  # noqa: F401,F403
 from .hashing import *  # noqa: F401,F403
+from .kinds import *  # noqa: F401,F403
 from .meta_string import *  # noqa: F401,F403
 from .mirrors import *  # noqa: F401,F403
 from .naming import *  # noqa: F401,F403

@@ -17,7 +17,7 @@ from .floats import f32_bits, f64_bits
 
 __all__ = [
     "ROW_FORMAT", "ROW_BYTES_FORMAT", "ROW_SCALARS", "row_schema_to_pyfory", "row_type_to_pyfory",
-    "row_value_node", "row_schema_text", "row_encoder_for", "row_zero_null_slots",
+    "row_value_node", "row_schema_text", "row_encoder_for", "row_zero_null_slots", "row_value_from_node",
 ]
 
 ROW_FORMAT = "fury-row/1"
@@ -176,3 +176,38 @@ def row_zero_null_slots(fields, data):
     zeroed = [0]
     _zero_nulls_struct(out, fields, 0, zeroed)
     return bytes(out), zeroed[0]
+
+
+def row_value_from_node(t, node):
+    """The Python value of a row value node (the inverse of row_value_node): what pyfory's
+    row encoder writes (a struct as a dict of its fields)."""
+    if node is None:
+        return None
+    if isinstance(t, str):
+        if t == "bool":
+            return bool(node)
+        if t in ("int8", "int16", "int32"):
+            return int(node)
+        if t == "int64":
+            return int(node, 10)
+        if t in ("float32", "float64"):
+            from .floats import float_from_bits
+
+            return float_from_bits(t, int(node, 16))
+        if t == "string":
+            return str(node)
+        if t == "binary":
+            return bytes.fromhex(node)
+        if t == "date32":
+            return datetime.date(1970, 1, 1) + datetime.timedelta(days=int(node))
+        if t == "timestamp":
+            return _EPOCH + datetime.timedelta(microseconds=int(node, 10))
+        raise VectorError("unknown row type {!r}".format(t))
+    if "list" in t:
+        return [row_value_from_node(t["list"], v) for v in node]
+    if "map" in t:
+        k, v = t["map"]
+        return {row_value_from_node(k, a): row_value_from_node(v, b) for a, b in node}
+    if "struct" in t:
+        return {f["name"]: row_value_from_node(f["type"], node.get(f["name"])) for f in t["struct"]}
+    raise VectorError("unknown row type {!r}".format(t))

@@ -11,18 +11,27 @@ import re
 import struct
 
 from .errors import VectorError
+from .kinds import KindTable, vector_type_defs
+from .rows import ROW_FORMAT
 from .typetable import TypeTable
 
 __all__ = [
-    "PROTOCOL_VERSION", "MAX_MESSAGE", "read_message", "write_message", "meta_stream_vectors",
-    "load_runner_vectors", "vector_requests", "wire_types",
+    "PROTOCOL_VERSION", "PROTOCOL_VERSION_2", "V2_GROUPS", "MAX_MESSAGE", "read_message", "write_message",
+    "meta_stream_vectors", "load_runner_vectors", "vector_requests", "wire_types",
 ]
 
 PROTOCOL_VERSION = "fury-testee/1"
+# the requests of these groups use what version 2 added (PROTOCOL.md, section 9): out-of-band
+# buffers, unions, extension types, decimals and the row format; every other request is a
+# version-1 request, unchanged
+PROTOCOL_VERSION_2 = "fury-testee/2"
+V2_GROUPS = ("oob", "union", "ext", "decimal", "rows")
+KIND_GROUPS = ("union", "ext", "decimal")
 MAX_MESSAGE = 64 << 20  # a longer frame is garbage, not a message
 
 # type-definition keys a testee needs; the rest (TypeDef dumps, pyfory's facts) is informative
-_WIRE_TYPE_KEYS = ("name", "kind", "register", "fields", "variants", "alias_of_registration", "version", "generic")
+_WIRE_TYPE_KEYS = ("name", "kind", "register", "fields", "variants", "cases", "alias_of_registration", "version",
+                   "generic")
 
 
 def read_message(stream):
@@ -142,6 +151,10 @@ def load_runner_vectors(directories):
             defs_of[doc.get("group")] = doc.get("types")
         if formats == {"fury-meta-strings/1"}:
             vecs = [v for f in files for v in meta_stream_vectors(os.path.join(directory, f))]
+        elif formats == {ROW_FORMAT}:
+            vecs = [v for f in files for v in row_vectors(os.path.join(directory, f))]
+        elif set(defs_of) <= set(KIND_GROUPS):
+            vecs = [v for f in files for v in kind_vectors(os.path.join(directory, f))]
         else:
             vecs = load_vectors(directory)
             for v in vecs:
@@ -155,6 +168,51 @@ def load_runner_vectors(directories):
     return out
 
 
+def _load(path, fmt):
+    with open(path, "r", encoding="utf-8") as fh:
+        doc = json.load(fh)
+    if doc.get("format") != fmt or not isinstance(doc.get("vectors"), list):
+        raise VectorError("{}: format is {!r}, expected {!r}".format(path, doc.get("format"), fmt))
+    return doc
+
+
+def kind_vectors(path):
+    """The vectors of a union, extension-type or decimal file, with their plain values
+    turned into value nodes (vectorlib.kinds); "plain" keeps the file's form."""
+    from .formats import VECTOR_FORMAT
+
+    doc = _load(path, VECTOR_FORMAT)
+    tables = {}
+    out = []
+    for v in doc["vectors"]:
+        defs = vector_type_defs(doc, v)
+        key = json.dumps(defs, sort_keys=True)
+        if key not in tables:
+            tables[key] = (KindTable(defs), defs)
+        table, defs = tables[key]
+        vec = dict(v)
+        vec["plain"] = v["value"]
+        vec["value"] = table.plain_to_node(v["schema"], v["value"])
+        vec["_group"] = doc["group"]
+        if defs:
+            vec["_types"] = table
+            vec["_type_defs"] = defs
+        out.append(vec)
+    return out
+
+
+def row_vectors(path):
+    """The row-format vectors (fury-row/1): a row schema, a row value, pyfory's row."""
+    doc = _load(path, ROW_FORMAT)
+    out = []
+    for v in doc["vectors"]:
+        vec = dict(v)
+        vec["_group"] = doc["group"]
+        vec["writer_same"] = True  # the null slots are zeroed, as fury-rs and the spec write them
+        out.append(vec)
+    return out
+
+
 def _registered(vec, alias_names):
     table = vec["_types"]
     return [n for n in table if not table.is_alias(n) or n in alias_names]
@@ -163,13 +221,19 @@ def _registered(vec, alias_names):
 def vector_requests(vec, types_key):
     """The decode / encode / roundtrip requests for a vector (without "op"
     filled in for the caller) and what the runner needs to judge them."""
+    group = vec["_group"]
+    if group == "rows":
+        return _row_requests(vec)
     base = {
-        "protocol": PROTOCOL_VERSION,
+        "protocol": PROTOCOL_VERSION_2 if group in V2_GROUPS else PROTOCOL_VERSION,
         "name": vec["name"],
-        "group": vec["_group"],
+        "group": group,
         "settings": vec["settings"],
         "schema": vec["schema"],
     }
+    oob = group == "oob"
+    if oob:
+        base["settings"] = dict(vec["settings"], out_of_band=True)
     if "_types" in vec:
         base["types"] = wire_types(vec["_type_defs"])
         base["types_key"] = types_key
@@ -180,12 +244,33 @@ def vector_requests(vec, types_key):
         decode["register"] = _registered(vec, vec.get("reader_registers", ()))
     encode = dict(base, op="encode", value=vec["value"])
     roundtrip = dict(base, op="roundtrip", hex=vec["hex"])
-    return {
+    entry = {
         "name": vec["name"],
-        "group": vec["_group"],
+        "group": group,
         "hex": vec["hex"],
         "writer_same": bool(vec["writer_same"]),
         "decode_expects_error": bool(vec.get("expected_error")),
         "optional": vec.get("optional"),
         "requests": [decode, encode, roundtrip],
+    }
+    if oob:
+        # the reader is given pyfory's buffers; the writer's callback answers as pyfory's did
+        decode["buffers"] = roundtrip["buffers"] = list(vec["buffers"])
+        encode["in_band"] = roundtrip["in_band"] = list(vec["in_band"])
+        entry["buffers"] = list(vec["buffers"])
+    return entry
+
+
+def _row_requests(vec):
+    base = {"protocol": PROTOCOL_VERSION_2, "name": vec["name"], "group": vec["_group"], "format": "row",
+            "settings": {}, "row_schema": vec["schema"]}
+    return {
+        "name": vec["name"],
+        "group": vec["_group"],
+        "hex": vec["hex"],
+        "writer_same": True,
+        "decode_expects_error": False,
+        "optional": None,
+        "requests": [dict(base, op="decode", hex=vec["hex"]), dict(base, op="encode", value=vec["value"]),
+                     dict(base, op="roundtrip", hex=vec["hex"])],
     }

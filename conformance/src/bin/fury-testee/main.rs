@@ -1,6 +1,8 @@
 //! fury-rs as a testee of `fury-conformance run` (`conformance/PROTOCOL.md`).
 //!
-//! Built-in and reference vectors go through the dynamic `fury::Value`. Struct and enum
+//! Built-in, reference, decimal and most out-of-band vectors go through the dynamic
+//! `fury::Value`; unions, extension types and the out-of-band struct through the
+//! hand-written mirrors of `kinds.rs`, rows through those of `rows.rs`. Struct and enum
 //! vectors go through the derived Rust types that `gen_rust_mirrors.py` generates from the
 //! vector files (`tests/generated/*_mirror.rs`), as a Rust port would: `decode` reads the
 //! bytes as the vector's Rust type, writes that value in compatible mode and reads it back as
@@ -11,7 +13,8 @@
 //! `FURY_TESTEE_FAULT=MODE:OP:NAME` makes it misbehave on one request, for the runner's own
 //! tests: `flip` (flips the last byte of the answer's hex, or answers a wrong value to a
 //! decode), `drop` (never answers), `crash` (exits), `garbage` (answers a frame that is not
-//! JSON).
+//! JSON), `nobuffers` (leaves the buffers out of an out-of-band answer), `flipbuffer` (flips
+//! the last byte of the last out-of-band buffer).
 
 use fury::{Fury, Value};
 use fury_conformance::node::{node_to_value, value_to_node, Schema, TypeDefs};
@@ -36,7 +39,9 @@ mod structs_mirror;
 #[path = "../../../tests/generated/compat_mirror.rs"]
 mod compat_mirror;
 
+mod kinds;
 mod meta;
+mod rows;
 
 use fury_conformance::structs::{Case, CompatCase};
 use std::collections::HashMap;
@@ -187,6 +192,20 @@ fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
     if req["group"] == "meta" {
         return meta::handle(req);
     }
+    if req["format"] == "row" {
+        return rows::handle(req);
+    }
+    if !req["format"].is_null() && req["format"] != "xlang" {
+        return Err(format!("unknown format {}", req["format"]));
+    }
+    if matches!(req["group"].as_str(), Some("union" | "ext" | "oob")) {
+        if let Some(answer) = kinds::handle(req) {
+            return answer;
+        }
+    }
+    if req["settings"]["out_of_band"] == true {
+        return kinds::handle_oob_value(req);
+    }
     if let Some(case) = mirrors.structs.get(name) {
         return handle_struct(mirrors, case, req);
     }
@@ -260,6 +279,25 @@ fn main() {
                     let _ = stdout.write_all(b"{oops");
                     let _ = stdout.flush();
                     continue;
+                }
+                "nobuffers" => {
+                    if let Some(m) = answer.as_object_mut() {
+                        m.remove("buffers");
+                    }
+                }
+                "flipbuffer" => {
+                    let last = answer["buffers"].as_array().and_then(|b| b.last()).cloned();
+                    if let Some(h) = last.as_ref().and_then(Json::as_str) {
+                        let mut b = hex_decode(h).unwrap_or_default();
+                        if let Some(x) = b.last_mut() {
+                            *x ^= 0x01;
+                        }
+                        if let Some(slot) =
+                            answer["buffers"].as_array_mut().and_then(|a| a.last_mut())
+                        {
+                            *slot = json!(hex_encode(&b));
+                        }
+                    }
                 }
                 "flip" => {
                     if let Some(h) = answer["hex"].as_str() {
