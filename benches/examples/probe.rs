@@ -75,7 +75,9 @@ fn main() {
     }
     if all {
         for c in cases.iter_mut() {
-            (c.serialize)(20_000);
+            if let Some(ser) = c.serialize.as_mut() {
+                ser(20_000);
+            }
             (c.deserialize)(2_000);
         }
     }
@@ -91,7 +93,11 @@ fn main() {
     };
     for _ in 0..5 {
         for c in cases.iter_mut().filter(|c| c.dataset == which) {
-            for (op, r) in [("ser", &mut c.serialize), ("de", &mut c.deserialize)] {
+            for (op, r) in [
+                ("ser", c.serialize.as_mut()),
+                ("de", Some(&mut c.deserialize)),
+            ] {
+                let Some(r) = r else { continue };
                 if !only.is_empty() && (only != op || c.peer != profiled) {
                     continue;
                 }

@@ -5,11 +5,9 @@
 
 use crate::data::*;
 use crate::measure::{measure_loops, measure_ops, Measured, Settings, Timing};
-use crate::peers::{case_for, Case, Dataset, Engines, Op, Peer, Runner};
+use crate::peers::{aligned, case_for, Case, Dataset, Engines, Op, Peer, Runner};
 use crate::values;
 use crate::views::*;
-use rkyv::api::high::HighValidator;
-use rkyv::util::AlignedVec;
 use std::fmt::Debug;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -27,7 +25,8 @@ pub const BORROWED_DATASETS: [&str; 5] = [
 pub const LOG_RECORDS: i32 = 1_000;
 
 /// A dataset with borrowed mirrors: `Fury` is what fury-rs decodes, `Ref` what postcard and
-/// bitcode decode (the same type except for `Sample`), `Archived` rkyv's archived form.
+/// bitcode decode (the same type except for `Sample`). rkyv's archived form and its access
+/// come with [`Dataset`] (`crate::peers::Rkyv`).
 pub trait Borrowed: Dataset {
     /// fury-rs's borrowed mirror.
     type Fury<'a>: fury::Deserialize<'a> + fury::Serialize + Debug;
@@ -38,42 +37,28 @@ pub trait Borrowed: Dataset {
         + bitcode::Decode<'a>
         + PartialEq
         + Debug;
-    /// rkyv's archived type.
-    type Archived: rkyv::Portable
-        + for<'a> rkyv::bytecheck::CheckBytes<HighValidator<'a, rancor::Error>>;
     /// The value seen through the serde / bitcode mirror.
     fn view(&self) -> Self::Ref<'_>;
-    /// The value archived by rkyv.
-    fn archive(&self) -> Result<AlignedVec, String>;
-    /// An archived value back as the dataset type.
-    fn unarchive(archived: &Self::Archived) -> Result<Self, String>;
 }
 
 macro_rules! borrowed {
-    ($($t:ident: $fury:ident, $serde:ident, $archived:ident;)*) => {$(
+    ($($t:ident: $fury:ident, $serde:ident;)*) => {$(
         impl Borrowed for $t {
             type Fury<'a> = $fury<'a>;
             type Ref<'a> = $serde<'a>;
-            type Archived = $archived;
             fn view(&self) -> $serde<'_> {
                 $serde::from(self)
-            }
-            fn archive(&self) -> Result<AlignedVec, String> {
-                rkyv::to_bytes::<rancor::Error>(self).map_err(|e| e.to_string())
-            }
-            fn unarchive(archived: &$archived) -> Result<Self, String> {
-                rkyv::deserialize::<$t, rancor::Error>(archived).map_err(|e| e.to_string())
             }
         }
     )*};
 }
 
 borrowed! {
-    User: UserRef, UserRef, ArchivedUser;
-    CustomerList: CustomerListRef, CustomerListRef, ArchivedCustomerList;
-    MediaContent: MediaContentRef, MediaContentRef, ArchivedMediaContent;
-    SampleList: SampleListView, SampleListRef, ArchivedSampleList;
-    LogList: LogListRef, LogListRef, ArchivedLogList;
+    User: UserRef, UserRef;
+    CustomerList: CustomerListRef, CustomerListRef;
+    MediaContent: MediaContentRef, MediaContentRef;
+    SampleList: SampleListView, SampleListRef;
+    LogList: LogListRef, LogListRef;
 }
 
 /// Calls `f` with each dataset of the section, in [`BORROWED_DATASETS`] order.
@@ -158,8 +143,7 @@ fn clip(s: String) -> String {
     }
 }
 
-/// A decode-only case: the section measures deserialize only, so the serialize loop does
-/// nothing.
+/// A decode-only case: the section measures deserialize only, so there is no serialize loop.
 fn decode_case(
     dataset: &'static str,
     peer: Peer,
@@ -173,7 +157,7 @@ fn decode_case(
         size: bytes.len(),
         bytes,
         roundtrip,
-        serialize: Box::new(|_| {}),
+        serialize: None,
         deserialize,
     }
 }
@@ -265,17 +249,25 @@ fn bitcode_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
 /// rkyv's validated access (`rkyv::access`, bytecheck) to the archived value; the round
 /// trip deserializes the archive back.
 fn rkyv_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
-    let archived = value.archive().map_err(|e| format!("encode: {e}"));
-    let roundtrip = archived.as_ref().map_err(Clone::clone).and_then(|bytes| {
-        let a = rkyv::access::<T::Archived, rancor::Error>(bytes)
-            .map_err(|e| format!("access: {e}"))?;
-        same(T::unarchive(a)?, value.clone())
-    });
+    let mut bytes = Vec::new();
+    let archived = value
+        .rkyv_write(&mut bytes)
+        .map(|()| aligned(&bytes))
+        .map_err(|e| format!("encode: {e}"));
+    let roundtrip = archived
+        .as_ref()
+        .map_err(Clone::clone)
+        .and_then(|archived| {
+            let a = T::rkyv_access(archived).map_err(|e| format!("access: {e}"))?;
+            same(
+                T::rkyv_unarchive(a).map_err(|e| e.to_string())?,
+                value.clone(),
+            )
+        });
     let archived = archived.unwrap_or_default();
-    let bytes = archived.to_vec();
     let de = Box::new(move |n: u64| {
         for _ in 0..n {
-            let r = rkyv::access::<T::Archived, rancor::Error>(black_box(archived.as_slice()));
+            let r = T::rkyv_access(black_box(archived.as_slice()));
             black_box(&r);
         }
     }) as Runner;

@@ -1,11 +1,11 @@
 //! The benchmark datasets, each defined once.
 //!
 //! Every type derives `fury::FuryObject` (fury-rs), `fory::ForyStruct` / `fory::ForyEnum` (the
-//! official `fory` crate) and serde's traits (rmp-serde, bincode, serde_json, postcard).
+//! official `fory` crate), serde's traits (rmp-serde, bincode, serde_json, postcard), bitcode's
+//! `Encode` / `Decode` and rkyv's `Archive` / `Serialize` / `Deserialize`: each peer reads and
+//! writes the very same Rust types, so no peer is measured on a shape of its own choosing.
 //! Protobuf needs its own message types; they live in [`crate::pb`] with conversions both ways.
-//! The datasets of the borrowed-decoding section also derive rkyv's traits (its validated
-//! access reads the archived form of these types); their borrowed mirrors are in
-//! [`crate::views`].
+//! The borrowed mirrors of the borrowed-decoding section are in [`crate::views`].
 //!
 //! The shapes follow the classic jvm-serializers / Fory benchmark models.
 
@@ -17,7 +17,19 @@ use serde::{Deserialize, Serialize};
 
 /// Twelve `i32` fields.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 101)]
 pub struct NumericStruct {
@@ -37,7 +49,19 @@ pub struct NumericStruct {
 
 /// Five [`NumericStruct`]s.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 102)]
 pub struct NumericStructList {
@@ -61,6 +85,8 @@ pub struct NumericStructList {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 103)]
 pub struct Sample {
@@ -101,6 +127,8 @@ pub struct Sample {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 104)]
 pub struct SampleList {
@@ -174,6 +202,8 @@ pub enum Size {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 107)]
 pub struct Media {
@@ -204,6 +234,8 @@ pub struct Media {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 108)]
 pub struct Image {
@@ -227,6 +259,8 @@ pub struct Image {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 109)]
 pub struct MediaContent {
@@ -236,7 +270,19 @@ pub struct MediaContent {
 
 /// Five [`MediaContent`]s.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 110)]
 pub struct MediaContentList {
@@ -259,6 +305,11 @@ pub struct MediaContentList {
     PartialEq,
     Eq,
     Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 111)]
 pub enum SkillCategory {
@@ -271,7 +322,19 @@ pub enum SkillCategory {
 
 /// The harm one target took (`type` is `harm_type` in Rust).
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 112)]
 pub struct HarmDto {
@@ -287,7 +350,19 @@ pub struct HarmDto {
 
 /// The reply to a fired skill.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 113)]
 pub struct SkillFire {
@@ -317,6 +392,8 @@ pub struct SkillFire {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 114)]
 pub struct Group {
@@ -339,6 +416,8 @@ pub struct Group {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 115)]
 pub struct User {
@@ -371,6 +450,8 @@ pub struct User {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 116)]
 pub struct Customer {
@@ -400,6 +481,8 @@ pub struct Customer {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 117)]
 pub struct CustomerList {
@@ -412,7 +495,19 @@ pub struct CustomerList {
 
 /// A small user record.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 118)]
 pub struct UserModel {
@@ -423,7 +518,19 @@ pub struct UserModel {
 
 /// A list of [`UserModel`]s.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 119)]
 pub struct UserModelList {
@@ -447,6 +554,8 @@ pub struct UserModelList {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 120)]
 pub struct LogEntry {
@@ -473,6 +582,8 @@ pub struct LogEntry {
     rkyv::Archive,
     rkyv::Serialize,
     rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 121)]
 pub struct LogList {
@@ -494,6 +605,11 @@ pub struct LogList {
     Copy,
     PartialEq,
     Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 122)]
 pub struct Vec3 {
@@ -513,6 +629,11 @@ pub struct Vec3 {
     Copy,
     PartialEq,
     Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 123)]
 pub struct Triangle {
@@ -524,7 +645,19 @@ pub struct Triangle {
 
 /// A mesh: a large list of [`Triangle`]s.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 124)]
 pub struct Mesh {
@@ -547,6 +680,11 @@ pub struct Mesh {
     PartialEq,
     Eq,
     Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 125)]
 pub enum EntityKind {
@@ -559,7 +697,19 @@ pub enum EntityKind {
 
 /// One entity of a game world.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 126)]
 pub struct Entity {
@@ -577,7 +727,19 @@ pub struct Entity {
 
 /// A snapshot of the world: a tick and its entities.
 #[derive(
-    fury::FuryObject, fory::ForyStruct, Serialize, Deserialize, Debug, Clone, PartialEq, Default,
+    fury::FuryObject,
+    fory::ForyStruct,
+    Serialize,
+    Deserialize,
+    Debug,
+    Clone,
+    PartialEq,
+    Default,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+    bitcode::Encode,
+    bitcode::Decode,
 )]
 #[fury(id = 127)]
 pub struct GameState {

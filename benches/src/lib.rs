@@ -1,7 +1,8 @@
 //! Benchmarks for fury-rs against other Rust serializers.
 //!
-//! - [`data`]: the dataset types, defined once (fury-rs, fory, serde derives), [`values`]: the
-//!   values measured, [`pb`]: their protobuf (prost) mirrors, [`views`]: borrowed mirrors;
+//! - [`data`]: the dataset types, defined once (fury-rs, fory, serde, bitcode and rkyv
+//!   derives), [`values`]: the values measured, [`pb`]: their protobuf (prost) mirrors,
+//!   [`views`]: borrowed mirrors;
 //! - [`peers`]: the serializers behind one trait, and the timed cases;
 //! - [`measure`]: the quick interleaved measurement, [`threads`]: 1 vs 2 threads sharing one
 //!   instance, [`interop`]: fury-rs vs fory bytes, [`borrowed`]: borrowed decoding and

@@ -196,8 +196,8 @@ pub fn measure_loops(
         .collect()
 }
 
-/// Measures both ops of every case whose round trip succeeded. `progress` gets a line per
-/// round.
+/// Measures both ops of every case whose round trip succeeded (only deserialize of a
+/// decode-only case). `progress` gets a line per round.
 pub fn measure(
     cases: &mut [Case],
     settings: &Settings,
@@ -206,7 +206,8 @@ pub fn measure(
     measure_ops(cases, &Op::ALL, settings, progress)
 }
 
-/// Measures `ops` of every case whose round trip succeeded.
+/// Measures `ops` of every case whose round trip succeeded (a decode-only case has no
+/// serialize loop to measure).
 pub fn measure_ops(
     cases: &mut [Case],
     ops: &[Op],
@@ -218,10 +219,10 @@ pub fn measure_ops(
     for c in cases.iter_mut().filter(|c| c.roundtrip.is_ok()) {
         let (dataset, peer) = (c.dataset, c.peer);
         for (op, run) in [
-            (Op::Serialize, &mut c.serialize),
-            (Op::Deserialize, &mut c.deserialize),
+            (Op::Serialize, c.serialize.as_mut()),
+            (Op::Deserialize, Some(&mut c.deserialize)),
         ] {
-            if ops.contains(&op) {
+            if let Some(run) = run.filter(|_| ops.contains(&op)) {
                 units.push((dataset, peer, op));
                 loops.push(run);
             }

@@ -5,6 +5,10 @@
 use crate::data::*;
 use crate::pb::Mirror;
 use crate::values;
+use rkyv::api::high::{HighDeserializer, HighSerializer, HighValidator};
+use rkyv::bytecheck::CheckBytes;
+use rkyv::ser::allocator::ArenaHandle;
+use rkyv::util::AlignedVec;
 use std::fmt::Debug;
 use std::hint::black_box;
 use std::sync::Arc;
@@ -30,6 +34,17 @@ pub enum Peer {
     Bincode,
     /// serde_json.
     Json,
+    /// postcard 1 into the owned types (`postcard::from_bytes`).
+    PostcardOwned,
+    /// bitcode 0.6 into the owned types, through a reused `bitcode::Buffer`.
+    BitcodeOwned,
+    /// rkyv 0.8 into the owned types: validated access, then `rkyv::deserialize`
+    /// (`rkyv::from_bytes`).
+    RkyvOwned,
+    /// rkyv 0.8 validated access only (`rkyv::access`), an informative row of the main tables:
+    /// it builds no owned value, so it is not compared with the decoders that do. The same
+    /// operation as [`Peer::Rkyv`] of the borrowed-decoding section, on the main datasets.
+    RkyvAccess,
     /// fury-rs same-schema, decoding into the borrowed mirrors (borrowed-decoding section).
     FuryRsBorrowed,
     /// fury-rs compatible, decoding into the borrowed mirrors (borrowed-decoding section).
@@ -43,8 +58,8 @@ pub enum Peer {
 }
 
 impl Peer {
-    /// All peers, in table order.
-    pub const ALL: [Peer; 9] = [
+    /// All peers of the main tables, in table order (the informative rows last).
+    pub const ALL: [Peer; 13] = [
         Peer::FuryRs,
         Peer::FuryRsCompatible,
         Peer::FuryRsRef,
@@ -53,7 +68,11 @@ impl Peer {
         Peer::Prost,
         Peer::MessagePack,
         Peer::Bincode,
+        Peer::PostcardOwned,
+        Peer::BitcodeOwned,
+        Peer::RkyvOwned,
         Peer::Json,
+        Peer::RkyvAccess,
     ];
 
     /// The rows of the borrowed-decoding section, in table order.
@@ -80,6 +99,10 @@ impl Peer {
             Peer::MessagePack => "rmp-serde",
             Peer::Bincode => "bincode",
             Peer::Json => "serde_json",
+            Peer::PostcardOwned => "postcard",
+            Peer::BitcodeOwned => "bitcode",
+            Peer::RkyvOwned => "rkyv",
+            Peer::RkyvAccess => "rkyv access",
             Peer::FuryRsBorrowed => "fury-rs borrowed",
             Peer::FuryRsCompatibleBorrowed => "fury-rs compat borrowed",
             Peer::Postcard => "postcard borrowed",
@@ -88,7 +111,9 @@ impl Peer {
         }
     }
 
-    /// A name usable in criterion ids and file names.
+    /// A name usable in criterion ids and file names. The borrowed-decoding section's
+    /// postcard, bitcode and rkyv rows came first and keep the bare names; the main tables'
+    /// rows of the same libraries are `*_owned` and `rkyv_access`.
     pub fn slug(self) -> &'static str {
         match self {
             Peer::FuryRs => "fury_rs",
@@ -100,12 +125,23 @@ impl Peer {
             Peer::MessagePack => "rmp_serde",
             Peer::Bincode => "bincode",
             Peer::Json => "serde_json",
+            Peer::PostcardOwned => "postcard_owned",
+            Peer::BitcodeOwned => "bitcode_owned",
+            Peer::RkyvOwned => "rkyv_owned",
+            Peer::RkyvAccess => "rkyv_access",
             Peer::FuryRsBorrowed => "fury_rs_borrowed",
             Peer::FuryRsCompatibleBorrowed => "fury_rs_compatible_borrowed",
             Peer::Postcard => "postcard",
             Peer::Bitcode => "bitcode",
             Peer::Rkyv => "rkyv",
         }
+    }
+
+    /// An informative row of the main tables: it does not build the owned value, so it is
+    /// left out of the fastest-in-bold marks, the geometric means, the worst ratios and the
+    /// chart.
+    pub fn informative(self) -> bool {
+        self == Peer::RkyvAccess
     }
 
     /// The fury-rs mode this peer is compared with in the `fury-rs/peer` column.
@@ -143,13 +179,17 @@ impl Op {
     }
 }
 
-/// What every dataset type implements: the fury-rs, fory, serde and prost traits.
+/// What every dataset type implements: the fury-rs, fory, serde, bitcode, rkyv and prost
+/// traits.
 pub trait Dataset:
     fury::FuryObject
     + fury::DeserializeOwned
     + fory::Serializer<Target = Self>
     + serde::Serialize
     + serde::de::DeserializeOwned
+    + bitcode::Encode
+    + bitcode::DecodeOwned
+    + Rkyv
     + Mirror
     + Clone
     + PartialEq
@@ -166,6 +206,9 @@ impl<T> Dataset for T where
         + fory::Serializer<Target = Self>
         + serde::Serialize
         + serde::de::DeserializeOwned
+        + bitcode::Encode
+        + bitcode::DecodeOwned
+        + Rkyv
         + Mirror
         + Clone
         + PartialEq
@@ -174,6 +217,67 @@ impl<T> Dataset for T where
         + Sync
         + 'static
 {
+}
+
+/// rkyv's high-level serializer writing into a borrowed `Vec<u8>` (the serializers'
+/// scratch space in rkyv's thread-local arena, as `rkyv::to_bytes` has it).
+pub type VecSerializer<'a, 'b> = HighSerializer<&'b mut Vec<u8>, ArenaHandle<'a>, rancor::Error>;
+
+/// rkyv's high-level API for a dataset type: serializing into a caller's `Vec<u8>`, validated
+/// access to the archive, and deserializing it back.
+///
+/// A trait of its own because what rkyv needs of the archived type (`CheckBytes`,
+/// `Deserialize`) is a bound on `Self::Archived`, and a where clause on an associated type is
+/// not implied for users of a trait the way supertraits are: every generic function would have
+/// to repeat it. The methods are rkyv's own functions, inlined.
+pub trait Rkyv: rkyv::Archive + for<'a, 'b> rkyv::Serialize<VecSerializer<'a, 'b>> {
+    /// `rkyv::api::high::to_bytes_in`: appends the archive of `self` to `out`.
+    fn rkyv_write(&self, out: &mut Vec<u8>) -> Result<(), rancor::Error>;
+    /// `rkyv::access`: the archived value, after bytecheck validated the whole archive. The
+    /// archive must be aligned as when written (keep it in an [`AlignedVec`]).
+    fn rkyv_access(bytes: &[u8]) -> Result<&Self::Archived, rancor::Error>;
+    /// `rkyv::from_bytes`: validated access, then `rkyv::deserialize` into the owned type.
+    fn rkyv_read(bytes: &[u8]) -> Result<Self, rancor::Error>
+    where
+        Self: Sized;
+    /// `rkyv::deserialize`: an archived value back as the owned type.
+    fn rkyv_unarchive(archived: &Self::Archived) -> Result<Self, rancor::Error>
+    where
+        Self: Sized;
+}
+
+impl<T> Rkyv for T
+where
+    T: rkyv::Archive + for<'a, 'b> rkyv::Serialize<VecSerializer<'a, 'b>>,
+    T::Archived: for<'a> CheckBytes<HighValidator<'a, rancor::Error>>
+        + rkyv::Deserialize<T, HighDeserializer<rancor::Error>>,
+{
+    #[inline]
+    fn rkyv_write(&self, out: &mut Vec<u8>) -> Result<(), rancor::Error> {
+        rkyv::api::high::to_bytes_in::<_, rancor::Error>(self, out).map(|_| ())
+    }
+    #[inline]
+    fn rkyv_access(bytes: &[u8]) -> Result<&T::Archived, rancor::Error> {
+        rkyv::access::<T::Archived, rancor::Error>(bytes)
+    }
+    #[inline]
+    fn rkyv_read(bytes: &[u8]) -> Result<T, rancor::Error> {
+        rkyv::from_bytes::<T, rancor::Error>(bytes)
+    }
+    #[inline]
+    fn rkyv_unarchive(archived: &T::Archived) -> Result<T, rancor::Error> {
+        rkyv::deserialize::<T, rancor::Error>(archived)
+    }
+}
+
+/// `bytes` copied into a 16-byte aligned buffer. Every decode loop reads its input from one:
+/// rkyv requires its archive aligned, and giving every peer the same kind of input keeps the
+/// comparison even (an allocator's `Vec<u8>` of this size is usually 16-byte aligned too, but
+/// nothing promises it).
+pub fn aligned(bytes: &[u8]) -> AlignedVec {
+    let mut v = AlignedVec::with_capacity(bytes.len());
+    v.extend_from_slice(bytes);
+    v
 }
 
 /// One serializer as the benchmarks see it. `Wire` is the in-memory type that is encoded:
@@ -187,6 +291,13 @@ pub trait Codec<T: Dataset>: Send + Sync + 'static {
     fn back(&self, wire: Self::Wire) -> Result<T, String>;
     /// Appends the encoding of `wire` to `out`.
     fn encode(&self, wire: &Self::Wire, out: &mut Vec<u8>) -> Result<(), String>;
+    /// What the serialize loop times: the encoding of `wire` into a buffer reused from call to
+    /// call. `encode` into `out` (which the loop clears) unless the library's fast API writes
+    /// into a reused buffer of its own, as bitcode's does.
+    #[inline]
+    fn encode_timed(&self, wire: &Self::Wire, out: &mut Vec<u8>) -> Result<(), String> {
+        self.encode(wire, out)
+    }
     /// The library's own decode error. The timed loop keeps the library's `Result` as it
     /// is, so no peer pays for a conversion of its value into another `Result` layout.
     type Error: std::fmt::Display + std::fmt::Debug;
@@ -206,6 +317,14 @@ pub struct MsgPackCodec;
 pub struct BincodeCodec;
 /// serde_json.
 pub struct JsonCodec;
+/// postcard 1, writing straight into the caller's buffer (see [`ReusedVec`]).
+pub struct PostcardCodec;
+/// bitcode 0.6 through a reused `bitcode::Buffer`, one per thread (see the `Codec` impl for
+/// what its serialize times).
+pub struct BitcodeCodec;
+/// rkyv 0.8: the archive written into the caller's buffer; decoding is validated access and
+/// deserializing into the owned type (`rkyv::from_bytes`).
+pub struct RkyvCodec;
 
 impl<T: Dataset> Codec<T> for FuryRsCodec {
     type Error = fury::Error;
@@ -321,6 +440,125 @@ impl<T: Dataset> Codec<T> for JsonCodec {
     #[inline]
     fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
         serde_json::from_slice(bytes)
+    }
+}
+
+/// A postcard flavor appending to a borrowed `Vec<u8>`: what `postcard::to_allocvec` does
+/// with a new `Vec`, into the reused buffer every peer writes into. (`postcard::to_extend`
+/// takes the buffer by value and appends through `Extend`, byte by byte.)
+pub struct ReusedVec<'a>(pub &'a mut Vec<u8>);
+
+impl postcard::ser_flavors::Flavor for ReusedVec<'_> {
+    type Output = ();
+    #[inline]
+    fn try_push(&mut self, data: u8) -> postcard::Result<()> {
+        self.0.push(data);
+        Ok(())
+    }
+    #[inline]
+    fn try_extend(&mut self, data: &[u8]) -> postcard::Result<()> {
+        self.0.extend_from_slice(data);
+        Ok(())
+    }
+    #[inline]
+    fn finalize(self) -> postcard::Result<()> {
+        Ok(())
+    }
+}
+
+impl<T: Dataset> Codec<T> for PostcardCodec {
+    type Error = postcard::Error;
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        postcard::serialize_with_flavor(wire, ReusedVec(out)).map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        postcard::from_bytes(bytes)
+    }
+}
+
+thread_local! {
+    /// The `bitcode::Buffer` of this thread: bitcode keeps its per-type encoders and decoders
+    /// (and their scratch vectors) in it, which is how its documentation says to avoid
+    /// allocating on every call. One per thread rather than per codec since `Codec` methods
+    /// take `&self` and may run on several threads.
+    static BITCODE_BUFFER: std::cell::RefCell<bitcode::Buffer> =
+        std::cell::RefCell::new(bitcode::Buffer::new());
+}
+
+/// bitcode, measured the way it is fast: `Buffer::encode` and `Buffer::decode` on the
+/// thread's reused buffer (one for every type, as an application would keep; finding a type's
+/// encoder in it is part of the time). `Buffer::encode` leaves the bytes in the buffer's own
+/// storage and returns them: the timed serialize ([`Codec::encode_timed`]) stops there, as the
+/// other peers' stops with the bytes in the reused `Vec<u8>`; `encode`, for the round-trip check
+/// and the sizes, copies them into `out`, a copy no bitcode user needs and the loop does not
+/// time.
+impl<T: Dataset> Codec<T> for BitcodeCodec {
+    type Error = bitcode::Error;
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        BITCODE_BUFFER.with(|b| {
+            let mut b = b
+                .try_borrow_mut()
+                .map_err(|_| "the bitcode buffer is in use".to_string())?;
+            out.extend_from_slice(b.encode(wire));
+            Ok(())
+        })
+    }
+    #[inline]
+    fn encode_timed(&self, wire: &T, _out: &mut Vec<u8>) -> Result<(), String> {
+        BITCODE_BUFFER.with(|b| {
+            let mut b = b
+                .try_borrow_mut()
+                .map_err(|_| "the bitcode buffer is in use".to_string())?;
+            black_box(b.encode(wire));
+            Ok(())
+        })
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        BITCODE_BUFFER.with(|b| match b.try_borrow_mut() {
+            Ok(mut b) => b.decode(bytes),
+            // Not reached (nothing decodes while decoding); a fresh decoder still works.
+            Err(_) => bitcode::decode(bytes),
+        })
+    }
+}
+
+impl<T: Dataset> Codec<T> for RkyvCodec {
+    type Error = rancor::Error;
+    type Wire = T;
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    /// rkyv aligns what it writes relative to the start of `out`, so the archive is the whole
+    /// of `out` only when `out` starts empty, as in every caller (the loops clear it).
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        wire.rkyv_write(out).map_err(|e| e.to_string())
+    }
+    /// `bytes` must be aligned: [`case`] decodes from an [`AlignedVec`].
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        T::rkyv_read(bytes)
     }
 }
 
@@ -453,18 +691,19 @@ pub struct Case {
     pub bytes: Vec<u8>,
     /// `Ok` when decode(encode(x)) == x.
     pub roundtrip: Result<(), String>,
-    /// Serializes `n` times into a reused buffer.
-    pub serialize: Runner,
+    /// Serializes `n` times into a reused buffer; `None` for a decode-only row (the rkyv
+    /// access row, whose serialize is rkyv's, and the borrowed-decoding section's rows).
+    pub serialize: Option<Runner>,
     /// Deserializes `n` times.
     pub deserialize: Runner,
 }
 
 impl Case {
-    /// The loop for `op`.
-    pub fn runner(&mut self, op: Op) -> &mut Runner {
+    /// The loop for `op` (`None`: the case does not time it).
+    pub fn runner(&mut self, op: Op) -> Option<&mut Runner> {
         match op {
-            Op::Serialize => &mut self.serialize,
-            Op::Deserialize => &mut self.deserialize,
+            Op::Serialize => self.serialize.as_mut(),
+            Op::Deserialize => Some(&mut self.deserialize),
         }
     }
 }
@@ -480,7 +719,8 @@ fn clip(s: String) -> String {
     format!("{}…", &s[..end])
 }
 
-/// Encodes `value` once with `codec`, checks the round trip, and builds the timed loops.
+/// Encodes `value` once with `codec`, checks the round trip, and builds the timed loops. The
+/// round trip and the deserialize loop read the bytes from an [`aligned`] copy.
 pub fn case<T: Dataset, C: Codec<T>>(
     dataset: &'static str,
     peer: Peer,
@@ -493,7 +733,11 @@ pub fn case<T: Dataset, C: Codec<T>>(
     let roundtrip = codec
         .encode(&wire, &mut bytes)
         .map_err(|e| format!("encode: {e}"))
-        .and_then(|()| codec.decode(&bytes).map_err(|e| format!("decode: {e}")))
+        .and_then(|()| {
+            codec
+                .decode(&aligned(&bytes))
+                .map_err(|e| format!("decode: {e}"))
+        })
         .and_then(|w| codec.back(w))
         .and_then(|back| {
             if back == *value {
@@ -517,7 +761,7 @@ pub fn case<T: Dataset, C: Codec<T>>(
         Box::new(move |n: u64| {
             for _ in 0..n {
                 out.clear();
-                let r = codec.encode(black_box(&*wire), &mut out);
+                let r = codec.encode_timed(black_box(&*wire), &mut out);
                 black_box(r.is_ok());
                 black_box(out.as_slice());
             }
@@ -525,7 +769,7 @@ pub fn case<T: Dataset, C: Codec<T>>(
     };
     let de = {
         let codec = codec.clone();
-        let input = bytes.clone();
+        let input = aligned(&bytes);
         Box::new(move |n: u64| {
             for _ in 0..n {
                 let r = codec.decode(black_box(input.as_slice()));
@@ -539,7 +783,44 @@ pub fn case<T: Dataset, C: Codec<T>>(
         size,
         bytes,
         roundtrip,
-        serialize: ser,
+        serialize: Some(ser),
+        deserialize: de,
+    }
+}
+
+/// rkyv's validated access alone (the informative [`Peer::RkyvAccess`] row): the deserialize
+/// loop is `rkyv::access` of the archive [`RkyvCodec`] writes, and builds no value; the
+/// round trip deserializes the accessed archive back. Decode only: its serialize would be
+/// [`Peer::RkyvOwned`]'s.
+fn rkyv_access_case<T: Dataset>(dataset: &'static str, value: &T) -> Case {
+    let mut bytes = Vec::new();
+    let roundtrip = value
+        .rkyv_write(&mut bytes)
+        .map_err(|e| format!("encode: {e}"))
+        .map(|()| aligned(&bytes))
+        .and_then(|input| {
+            let archived = T::rkyv_access(&input).map_err(|e| format!("access: {e}"))?;
+            let back = T::rkyv_unarchive(archived).map_err(|e| format!("deserialize: {e}"))?;
+            if back == *value {
+                Ok(())
+            } else {
+                Err(clip(format!("decoded {back:?}, expected {value:?}")))
+            }
+        });
+    let input = aligned(&bytes);
+    let de = Box::new(move |n: u64| {
+        for _ in 0..n {
+            let r = T::rkyv_access(black_box(input.as_slice()));
+            black_box(&r);
+        }
+    }) as Runner;
+    Case {
+        dataset,
+        peer: Peer::RkyvAccess,
+        size: bytes.len(),
+        bytes,
+        roundtrip,
+        serialize: None,
         deserialize: de,
     }
 }
@@ -571,6 +852,10 @@ pub fn case_for<T: Dataset>(
         Peer::MessagePack => case(dataset, peer, MsgPackCodec, value),
         Peer::Bincode => case(dataset, peer, BincodeCodec, value),
         Peer::Json => case(dataset, peer, JsonCodec, value),
+        Peer::PostcardOwned => case(dataset, peer, PostcardCodec, value),
+        Peer::BitcodeOwned => case(dataset, peer, BitcodeCodec, value),
+        Peer::RkyvOwned => case(dataset, peer, RkyvCodec, value),
+        Peer::RkyvAccess => rkyv_access_case(dataset, value),
         Peer::FuryRsBorrowed
         | Peer::FuryRsCompatibleBorrowed
         | Peer::Postcard

@@ -66,14 +66,17 @@ impl Report {
         Some(Self::ns(idx, d, Peer::Bincode, op)? / Self::ns(idx, d, p, op)?)
     }
 
-    /// The (dataset, op, peer, fury-rs/peer) with the lowest ratios, non-fury-rs peers only.
+    /// The (dataset, op, peer, fury-rs/peer) with the lowest ratios, non-fury-rs peers only
+    /// (and no informative row: rkyv's access builds no value).
     pub fn worst_ratios(&self, count: usize) -> Vec<(&'static str, Op, Peer, f64)> {
         let idx = self.index();
         let mut v = Vec::new();
         for d in DATASETS {
             for op in Op::ALL {
                 for p in Peer::ALL {
-                    if matches!(p, Peer::FuryRs | Peer::FuryRsCompatible | Peer::FuryRsRef) {
+                    if matches!(p, Peer::FuryRs | Peer::FuryRsCompatible | Peer::FuryRsRef)
+                        || p.informative()
+                    {
                         continue;
                     }
                     if let Some(r) = Self::fury_ratio(&idx, d, p, op) {
@@ -119,7 +122,19 @@ impl Report {
             "Peers: **fury-rs** (this repository; same-schema `compatible(false)`, `compat` = \
              `compatible(true)`, `ref` = `compatible(false).ref_tracking(true)`), **fory 1.7.7** \
              (the official crate, xlang, same-schema and compatible), **prost** (protobuf), \
-             **rmp-serde** (MessagePack, structs as maps), **bincode** 1.3, **serde_json**.\n"
+             **rmp-serde** (MessagePack, structs as maps), **bincode** 1.3, **postcard** 1 \
+             (serializing into the reused `Vec<u8>` through a flavor of its own, \
+             `postcard::from_bytes`), **bitcode** 0.6 (derived `Encode`/`Decode`; `Buffer::encode` \
+             and `Buffer::decode` on a reused `bitcode::Buffer`, one per thread, as bitcode advises; \
+             its serialize ends with the bytes in that buffer, where its API puts them, as the \
+             others' end in the reused `Vec<u8>`), **rkyv** 0.8 (the archive written into the \
+             reused `Vec<u8>` by `to_bytes_in`; deserialize is `rkyv::from_bytes`: bytecheck \
+             validation, then `rkyv::deserialize` into the owned type), **serde_json**. Every \
+             peer decodes from a 16-byte aligned copy of its bytes (rkyv requires its archive \
+             aligned). **rkyv access** (informative) is `rkyv::access` alone, the validated \
+             access to the archive: it builds no owned value, so it is not set in bold, left out \
+             of the geometric means, the worst ratios and the chart, and only deserialize is \
+             timed (its serialize is rkyv's).\n"
         );
         if let Some(note) = self.load_note() {
             let _ = writeln!(w, "{note}\n");
@@ -136,7 +151,7 @@ impl Report {
         let _ = writeln!(w, "## ns/op (lower is better; fastest in bold)\n");
         let _ = write!(w, "| dataset | op |");
         for p in Peer::ALL {
-            let _ = write!(w, " {} |", p.name());
+            let _ = write!(w, " {} |", column(p));
         }
         let _ = writeln!(w);
         let _ = write!(w, "|---|---|");
@@ -148,12 +163,13 @@ impl Report {
             for op in Op::ALL {
                 let best = Peer::ALL
                     .iter()
+                    .filter(|p| !p.informative())
                     .filter_map(|&p| Self::ns(&idx, d, p, op))
                     .fold(f64::INFINITY, f64::min);
                 let _ = write!(w, "| {d} | {} |", op.name());
                 for p in Peer::ALL {
                     match Self::ns(&idx, d, p, op) {
-                        Some(ns) if ns == best => {
+                        Some(ns) if ns == best && !p.informative() => {
                             let _ = write!(w, " **{}** |", fmt_ns(ns));
                         }
                         Some(ns) => {
@@ -175,12 +191,13 @@ impl Report {
             "## fury-rs/peer speed ratio, geometric mean over the {} datasets\n\n\
              `fury-rs/peer` = peer ns/op ÷ fury-rs ns/op: above 1 fury-rs is faster. It compares \
              with fury-rs same-schema, except for the compatible rows (fory compat, fury-rs \
-             compat), which compare with fury-rs compatible.\n",
+             compat), which compare with fury-rs compatible. rkyv access, informative, is left \
+             out.\n",
             DATASETS.len()
         );
         let _ = writeln!(w, "| peer | serialize | deserialize |\n|---|---:|---:|");
         for p in Peer::ALL {
-            if p == Peer::FuryRs || p == Peer::FuryRsCompatible {
+            if p == Peer::FuryRs || p == Peer::FuryRsCompatible || p.informative() {
                 continue;
             }
             let _ = write!(w, "| {} |", p.name());
@@ -218,25 +235,31 @@ impl Report {
         // Sizes.
         let sizes: HashMap<(&str, Peer), usize> =
             self.sizes.iter().map(|&(d, p, n)| ((d, p), n)).collect();
-        let _ = writeln!(w, "## Serialized size (bytes; smallest in bold)\n");
+        // rkyv access reads rkyv's archive: no column of its own.
+        let sized: Vec<Peer> = Peer::ALL.into_iter().filter(|p| !p.informative()).collect();
+        let _ = writeln!(
+            w,
+            "## Serialized size (bytes; smallest in bold)\n\n(rkyv access reads rkyv's \
+             archive.)\n"
+        );
         let _ = write!(w, "| dataset |");
-        for p in Peer::ALL {
+        for p in &sized {
             let _ = write!(w, " {} |", p.name());
         }
         let _ = writeln!(w);
         let _ = write!(w, "|---|");
-        for _ in Peer::ALL {
+        for _ in &sized {
             let _ = write!(w, "---:|");
         }
         let _ = writeln!(w);
         for d in DATASETS {
-            let best = Peer::ALL
+            let best = sized
                 .iter()
                 .filter_map(|&p| sizes.get(&(d, p)).copied())
                 .min()
                 .unwrap_or(0);
             let _ = write!(w, "| {d} |");
-            for p in Peer::ALL {
+            for &p in &sized {
                 match sizes.get(&(d, p)) {
                     Some(&n) if n == best => {
                         let _ = write!(w, " **{n}** |");
@@ -347,16 +370,20 @@ impl Report {
         for d in DATASETS {
             for op in Op::ALL {
                 for p in Peer::ALL {
+                    if p.informative() && op == Op::Serialize {
+                        // Decode only: its serialize is rkyv's row.
+                        continue;
+                    }
                     let Some(m) = idx.get(&(d, p, op)) else {
                         let _ =
-                            writeln!(w, "| {d} | {} | {} | n/a | | | | | |", op.name(), p.name());
+                            writeln!(w, "| {d} | {} | {} | n/a | | | | | |", op.name(), column(p));
                         continue;
                     };
                     let _ = writeln!(
                         w,
                         "| {d} | {} | {} | {} | {} | {} | {} | {:.1}% | {} |",
                         op.name(),
-                        p.name(),
+                        column(p),
                         fmt_ns(m.ns),
                         fmt_ops(m.ops_per_sec()),
                         Self::fury_ratio(&idx, d, p, op).map_or("n/a".into(), fmt_ratio),
@@ -689,21 +716,25 @@ impl Report {
     /// log2 axis (bars grow right of 1× when faster, left when slower).
     pub fn svg(&self) -> String {
         let idx = self.index();
-        let bar = 7.0;
+        // Every peer but the informative rkyv access row, whose access-only decode is not a
+        // decode to compare with (and would stretch the axis for the others).
+        let charted: Vec<Peer> = Peer::ALL.into_iter().filter(|p| !p.informative()).collect();
+        let bar = 6.0;
         let group_gap = 12.0;
         let label_w = 130.0;
         let plot_w = 420.0;
         let panel_w = label_w + plot_w + 30.0;
         let top = 92.0;
-        let group_h = bar * Peer::ALL.len() as f64 + group_gap;
-        let legend_h = 60.0;
+        let group_h = bar * charted.len() as f64 + group_gap;
+        let legend_cols = 5;
+        let legend_h = 20.0 * charted.len().div_ceil(legend_cols) as f64 + 20.0;
         let height = top + group_h * DATASETS.len() as f64 + legend_h;
         let width = 20.0 + 2.0 * panel_w;
 
         let mut ratios = Vec::new();
         for d in DATASETS {
             for op in Op::ALL {
-                for p in Peer::ALL {
+                for &p in &charted {
                     if let Some(r) = Self::bincode_ratio(&idx, d, p, op) {
                         ratios.push(r);
                     }
@@ -744,7 +775,7 @@ impl Report {
         );
         let _ = writeln!(
             w,
-            r#"<text x="20" y="42" fill="rgb(85,85,85)">{} — medians of {} round(s){}; hover a bar for ns/op</text>"#,
+            r#"<text x="20" y="42" fill="rgb(85,85,85)">{} — medians of {} round(s){}; hover a bar for ns/op; rkyv access (informative) is not charted</text>"#,
             utc_date(),
             self.settings.rounds,
             if self.settings.smoke {
@@ -779,11 +810,14 @@ impl Report {
                     if e == 0 { "#333" } else { "#ddd" },
                     if e == 0 { 1.2 } else { 1.0 }
                 );
-                let _ = writeln!(
-                    w,
-                    r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="rgb(85,85,85)">{label}</text>"#,
-                    top - 10.0
-                );
+                // Labels about 35 px wide: on a wide axis, every other one (1× always).
+                if (hi - lo) <= 10.0 || e % 2 == 0 {
+                    let _ = writeln!(
+                        w,
+                        r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle" fill="rgb(85,85,85)">{label}</text>"#,
+                        top - 10.0
+                    );
+                }
                 e += 1;
             }
             let one = x_of(x0, 1.0);
@@ -793,10 +827,10 @@ impl Report {
                     w,
                     r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
                     x0 - 6.0,
-                    gy + bar * Peer::ALL.len() as f64 / 2.0 + 4.0,
+                    gy + bar * charted.len() as f64 / 2.0 + 4.0,
                     esc(d)
                 );
-                for (i, p) in Peer::ALL.iter().enumerate() {
+                for (i, p) in charted.iter().enumerate() {
                     let y = gy + i as f64 * bar;
                     let Some(r) = Self::bincode_ratio(&idx, d, *p, *op) else {
                         continue;
@@ -821,9 +855,9 @@ impl Report {
         }
         // Legend.
         let ly = top + group_h * DATASETS.len() as f64 + 10.0;
-        for (i, p) in Peer::ALL.iter().enumerate() {
-            let col = i % 5;
-            let row = i / 5;
+        for (i, p) in charted.iter().enumerate() {
+            let col = i % legend_cols;
+            let row = i / legend_cols;
             let x = 20.0 + label_w + col as f64 * 200.0;
             let y = ly + row as f64 * 20.0;
             let _ = writeln!(
@@ -844,6 +878,15 @@ impl Report {
     }
 }
 
+/// A main-table column or row name: the peer's name, marked when the row is informative.
+fn column(p: Peer) -> String {
+    if p.informative() {
+        format!("{} (informative)", p.name())
+    } else {
+        p.name().to_string()
+    }
+}
+
 /// Bar color of a peer.
 pub fn color(p: Peer) -> &'static str {
     match p {
@@ -856,6 +899,11 @@ pub fn color(p: Peer) -> &'static str {
         Peer::MessagePack => "#9467bd",
         Peer::Bincode => "#7f7f7f",
         Peer::Json => "#bcbd22",
+        // The owned rows of postcard, bitcode and rkyv share their borrowed rows' colors.
+        Peer::PostcardOwned => "#17becf",
+        Peer::BitcodeOwned => "#e377c2",
+        Peer::RkyvOwned => "#393b79",
+        Peer::RkyvAccess => "#9c9ede",
         Peer::FuryRsBorrowed => "#ff7f0e",
         Peer::FuryRsCompatibleBorrowed => "#ffbb78",
         Peer::Postcard => "#17becf",
