@@ -186,6 +186,15 @@ TYPES = [
     struct("Inner", by_id(120), [F("point", "Point"), F("weight", "varint64")]),
     struct("Middle", by_id(121), [F("inner", "Inner"), F("label", "string")]),
     struct("Outer", by_id(122), [F("middle", "Middle"), F("opt_middle", "option<Middle>"), F("id", "varint64")]),
+    # plain nested structs (numbers only), in lists: what fury-rs reads and writes on its direct path
+    struct("Vec3", by_id(150), [F("x", "float32"), F("y", "float32"), F("z", "float32")]),
+    struct("Vec2", by_id(151), [F("x", "float32"), F("y", "float32")]),
+    struct("Triangle", by_id(152), [F("a", "Vec3"), F("b", "Vec3"), F("c", "Vec3"), F("normal", "Vec3")]),
+    struct("Sprite", by_id(153), [
+        F("pos", "Vec2"), F("tint", "Vec3"), F("size", "Vec2"), F("pivot", "option<Vec2>"), F("layer", "varint32"),
+        F("visible", "bool"), F("color", "Color"),
+    ]),
+    struct("Mesh", by_id(154), [F("triangles", "list<Triangle>"), F("sprites", "list<Sprite>")]),
     # -- structs registered by name ----------------------------------------------
     struct("Person", by_name("demo", "Person"), [
         F("name", "string"), F("nick", "option<string>"), F("home", "Point"), F("tags", "list<string>"),
@@ -332,6 +341,20 @@ def person(name, nick, home, tags, age):
     return {"name": name, "nick": nick, "home": home, "tags": tags, "age": age}
 
 
+def vec3(x, y, z):
+    return {"x": x, "y": y, "z": z}
+
+
+def mesh(n):
+    """n triangles and n sprites; every other sprite has no pivot; floats exact in 32 bits."""
+    tris = [{"a": vec3(i, -i, 0.5), "b": vec3(1.25, i * 2.0, -3.0), "c": vec3(0.0, 0.0, i + 0.75),
+             "normal": vec3(0.0, 1.0, 0.0)} for i in range(n)]
+    sprites = [{"pos": {"x": i * 1.5, "y": -2.0}, "tint": vec3(1.0, 0.5, 0.25), "size": {"x": 16.0, "y": 8.0},
+                "pivot": {"x": 0.5, "y": 0.5} if i % 2 == 0 else None, "layer": i - 1, "visible": i % 2 == 0,
+                "color": ["RED", "GREEN", "BLUE"][i % 3]} for i in range(n)]
+    return {"triangles": tris, "sprites": sprites}
+
+
 def inner(px, py, weight):
     return {"point": point(px, py), "weight": weight}
 
@@ -424,6 +447,9 @@ def vectors():
         Spec("nested/three_deep", "Outer", {"middle": {"inner": inner(1, 2, 300), "label": "mid"},
                                             "opt_middle": {"inner": inner(-1, -2, -300), "label": ""}, "id": 7}),
         Spec("nested/opt_null", "Outer", {"middle": {"inner": inner(0, 0, 0), "label": "m"}, "opt_middle": None, "id": -1}),
+        Spec("plain_nested/mesh", "Mesh", mesh(3)),
+        Spec("plain_nested/empty_mesh", "Mesh", {"triangles": [], "sprites": []}),
+        Spec("plain_nested/triangles", "list<Triangle>", mesh(2)["triangles"]),
         Spec("named/person", "Person", PERSON),
         Spec("named/person_nick_null", "Person", person("Bob", None, point(0, 0), [], 0)),
         Spec("named/server", "Server", SERVER),

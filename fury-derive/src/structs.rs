@@ -85,6 +85,47 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         .map(|&i| read_init(&plans[i], false))
         .collect();
     let general_read = general_read(plans, skipped);
+    let layout_name = quote! { <Self as ::fury::__private::StructLayout> };
+    // The direct writer: every field a plain number written into one room.
+    let direct_writes =
+        |order: &[usize], compress_int: bool| -> Option<(Vec<TokenStream>, usize)> {
+            let mut writes = Vec::new();
+            let mut budget = 0;
+            for &i in order {
+                let (w, b, len) = room_write(&plans[i], compress_int)?;
+                if len.is_some() || plans[i].is_string {
+                    return None;
+                }
+                writes.push(w);
+                budget += b;
+            }
+            Some((writes, budget))
+        };
+    let (write_direct_max, write_direct_body) = match (
+        direct_writes(&order_c, true),
+        direct_writes(&order_f, false),
+    ) {
+        (Some((wc, bc)), Some((wf, bf))) if !plans.is_empty() => {
+            // 4 for the hash or type info, 8 of slack for whole-word varint stores.
+            let max = 4 + 8 + bc.max(bf);
+            (
+                quote! { if #layout_name::AS_SPELLED { #max } else { 0 } },
+                quote! {
+                    let this = self;
+                    if compress_int { #(#wc)* } else { #(#wf)* }
+                },
+            )
+        }
+        _ => (quote! { 0 }, quote! { let _ = (room, compress_int); }),
+    };
+    // Whether each field is a struct (or an optional one).
+    let nested: Vec<_> = plans
+        .iter()
+        .map(|p| {
+            let ty = codec_type(p, true);
+            quote! { (<#ty as ::fury::WireType>::TYPE_ID as u8 == ::fury::TypeId::Struct as u8) }
+        })
+        .collect();
     let direct_c: Vec<_> = order_c
         .iter()
         .map(|&i| direct_init(&plans[i], true))
@@ -226,6 +267,14 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ::std::result::Result::Ok(())
                 }
 
+                #[inline(always)]
+                fn write_direct_body(
+                    &self,
+                    room: &mut ::fury::__private::Room<'_, '_>,
+                    compress_int: bool,
+                ) {
+                    #write_direct_body
+                }
             }
 
             impl #de_impl_generics ::fury::__private::StructRead<'de> for #name #ty_generics #where_clause {
@@ -237,7 +286,9 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
                     compress_int: bool,
                 ) -> ::fury::Result<Self> {
-                    if <Self as ::fury::Deserialize<'de>>::DIRECT {
+                    // Only a body with struct fields gains from the direct path: a flat one
+                    // reads as fast on the general path.
+                    if <Self as ::fury::Deserialize<'de>>::DIRECT && (false #(|| #nested)*) {
                         if let ::std::option::Option::Some(v) =
                             ::fury::__private::struct_body_direct::<Self>(ctx, compress_int)
                         {
@@ -300,6 +351,13 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
 
                 fn visit_buffers<'v>(&'v self, out: &mut ::std::vec::Vec<&'v [u8]>) {
                     #visit_buffers
+                }
+
+                const DIRECT_MAX: usize = #write_direct_max;
+
+                #[inline(always)]
+                fn write_direct(&self, ctx: &mut ::fury::__private::WriteContext) -> bool {
+                    ::fury::__private::struct_write_direct(self, ctx)
                 }
 
                 #[inline]

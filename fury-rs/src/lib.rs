@@ -103,8 +103,8 @@ pub mod __private {
         bad_enum_variant, check_user_kind, fingerprint_field, read_field, read_field_direct,
         read_flagged_field, read_ref_field, read_user_type_info, registry_schema_hash, room_str,
         struct_body_direct, struct_kind, struct_read_data, struct_read_direct, struct_read_root,
-        struct_read_run, struct_read_typed, struct_write_data, struct_write_run,
-        struct_write_stream, write_field, write_flagged_field, write_ref_field,
+        struct_read_run, struct_read_typed, struct_write_data, struct_write_direct,
+        struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
         write_user_type_info, SchemaHash, StructBody, StructRead,
     };
     pub use crate::serializer::union::{

@@ -245,6 +245,49 @@ pub struct Outer {
 }
 
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 150)]
+pub struct Vec3 {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 151)]
+pub struct Vec2 {
+    pub x: f32,
+    pub y: f32,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 152)]
+pub struct Triangle {
+    pub a: Vec3,
+    pub b: Vec3,
+    pub c: Vec3,
+    pub normal: Vec3,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 153)]
+pub struct Sprite {
+    pub pos: Vec2,
+    pub tint: Vec3,
+    pub size: Vec2,
+    pub pivot: Option<Vec2>,
+    pub layer: i32,
+    pub visible: bool,
+    pub color: Color,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 154)]
+pub struct Mesh {
+    pub triangles: Vec<Triangle>,
+    pub sprites: Vec<Sprite>,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "demo", name = "Person")]
 pub struct Person {
     pub name: String,
@@ -1527,6 +1570,11 @@ pub fn register_plain(fury: &mut fury::Fury) -> Result<(), String> {
     fury_conformance::structs::register::<Inner>(fury)?;
     fury_conformance::structs::register::<Middle>(fury)?;
     fury_conformance::structs::register::<Outer>(fury)?;
+    fury_conformance::structs::register::<Vec3>(fury)?;
+    fury_conformance::structs::register::<Vec2>(fury)?;
+    fury_conformance::structs::register::<Triangle>(fury)?;
+    fury_conformance::structs::register::<Sprite>(fury)?;
+    fury_conformance::structs::register::<Mesh>(fury)?;
     fury_conformance::structs::register::<Person>(fury)?;
     fury_conformance::structs::register::<Server>(fury)?;
     fury_conformance::structs::register::<Leaf>(fury)?;
@@ -1620,6 +1668,31 @@ pub fn typedef_cases() -> Vec<TypeDefCase> {
             type_name: "Outer",
             typedef_hex: "1540fe8838fd862dc37a4407a0604c1c31031ac85a1cb9f3db1031ac80",
             local: || fury_conformance::structs::local_typedef::<Outer>(&fury_with(&[])?),
+        },
+        TypeDefCase {
+            type_name: "Vec3",
+            typedef_hex: "0c104ccf342db40ac3960140135c401360401364",
+            local: || fury_conformance::structs::local_typedef::<Vec3>(&fury_with(&[])?),
+        },
+        TypeDefCase {
+            type_name: "Vec2",
+            typedef_hex: "092029233b96033bc2970140135c401360",
+            local: || fury_conformance::structs::local_typedef::<Vec2>(&fury_with(&[])?),
+        },
+        TypeDefCase {
+            type_name: "Triangle",
+            typedef_hex: "1270b38677cabb62c49801401c00401c04401c084c1c35d16016",
+            local: || fury_conformance::structs::local_typedef::<Triangle>(&fury_with(&[])?),
+        },
+        TypeDefCase {
+            type_name: "Sprite",
+            typedef_hex: "2a903bc71a7e4868c79901500155124056404c05ac1824404c1989cb74404e1cbd1574c0441c3dd2481c491920481c4d0d98",
+            local: || fury_conformance::structs::local_typedef::<Sprite>(&fury_with(&[])?),
+        },
+        TypeDefCase {
+            type_name: "Mesh",
+            typedef_hex: "1420c610818d4312c29a0150167049f144c9205416704e28034cb248",
+            local: || fury_conformance::structs::local_typedef::<Mesh>(&fury_with(&[])?),
         },
         TypeDefCase {
             type_name: "Person",
@@ -2647,6 +2720,27 @@ pub fn value_nested_opt_null() -> Outer {
         opt_middle: None,
         id: -1i64,
     }
+}
+
+/// `compat/plain_nested/mesh`: the writer's value (Mesh)
+pub fn value_plain_nested_mesh() -> Mesh {
+    Mesh {
+        triangles: vec![Triangle { a: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x00000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f400000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }, Triangle { a: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0xbf800000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x40000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3fe00000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }, Triangle { a: Vec3 { x: f32::from_bits(0x40000000), y: f32::from_bits(0xc0000000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x40800000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x40300000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }],
+        sprites: vec![Sprite { pos: Vec2 { x: f32::from_bits(0x00000000), y: f32::from_bits(0xc0000000) }, tint: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0x3f000000), z: f32::from_bits(0x3e800000) }, size: Vec2 { x: f32::from_bits(0x41800000), y: f32::from_bits(0x41000000) }, pivot: Some(Vec2 { x: f32::from_bits(0x3f000000), y: f32::from_bits(0x3f000000) }), layer: -1i32, visible: true, color: Color::Red }, Sprite { pos: Vec2 { x: f32::from_bits(0x3fc00000), y: f32::from_bits(0xc0000000) }, tint: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0x3f000000), z: f32::from_bits(0x3e800000) }, size: Vec2 { x: f32::from_bits(0x41800000), y: f32::from_bits(0x41000000) }, pivot: None, layer: 0i32, visible: false, color: Color::Green }, Sprite { pos: Vec2 { x: f32::from_bits(0x40400000), y: f32::from_bits(0xc0000000) }, tint: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0x3f000000), z: f32::from_bits(0x3e800000) }, size: Vec2 { x: f32::from_bits(0x41800000), y: f32::from_bits(0x41000000) }, pivot: Some(Vec2 { x: f32::from_bits(0x3f000000), y: f32::from_bits(0x3f000000) }), layer: 1i32, visible: true, color: Color::Blue }],
+    }
+}
+
+/// `compat/plain_nested/empty_mesh`: the writer's value (Mesh)
+pub fn value_plain_nested_empty_mesh() -> Mesh {
+    Mesh {
+        triangles: Vec::new(),
+        sprites: Vec::new(),
+    }
+}
+
+/// `compat/plain_nested/triangles`: the writer's value (list<Triangle>)
+pub fn value_plain_nested_triangles() -> Vec<Triangle> {
+    vec![Triangle { a: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x00000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f400000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }, Triangle { a: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0xbf800000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x40000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3fe00000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }]
 }
 
 /// `compat/named/person`: the writer's value (Person)
@@ -6468,6 +6562,54 @@ pub fn cases() -> Vec<CompatCase> {
             encode: |writer| fury_conformance::structs::encode::<Outer>(writer, &value_nested_opt_null()),
             transcode_writer: fury_conformance::structs::transcode::<Outer>,
             transcode_reader: fury_conformance::structs::transcode::<Outer>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/plain_nested/mesh",
+            kind: CompatKind::Plain,
+            writer_type: "Mesh",
+            reader_type: "Mesh",
+            writer_fury: || fury_with(&[]),
+            reader_fury: || fury_with(&[]),
+            check: |writer, _reader, bytes, writer_same| fury_conformance::structs::check::<Mesh>(writer, bytes, writer_same, value_plain_nested_mesh()),
+            decode: |reader, bytes| fury_conformance::structs::decode::<Mesh>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<Mesh>(writer, &value_plain_nested_mesh()),
+            transcode_writer: fury_conformance::structs::transcode::<Mesh>,
+            transcode_reader: fury_conformance::structs::transcode::<Mesh>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/plain_nested/empty_mesh",
+            kind: CompatKind::Plain,
+            writer_type: "Mesh",
+            reader_type: "Mesh",
+            writer_fury: || fury_with(&[]),
+            reader_fury: || fury_with(&[]),
+            check: |writer, _reader, bytes, writer_same| fury_conformance::structs::check::<Mesh>(writer, bytes, writer_same, value_plain_nested_empty_mesh()),
+            decode: |reader, bytes| fury_conformance::structs::decode::<Mesh>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<Mesh>(writer, &value_plain_nested_empty_mesh()),
+            transcode_writer: fury_conformance::structs::transcode::<Mesh>,
+            transcode_reader: fury_conformance::structs::transcode::<Mesh>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/plain_nested/triangles",
+            kind: CompatKind::Plain,
+            writer_type: "Vec<Triangle>",
+            reader_type: "Vec<Triangle>",
+            writer_fury: || fury_with(&[]),
+            reader_fury: || fury_with(&[]),
+            check: |writer, _reader, bytes, writer_same| fury_conformance::structs::check::<Vec<Triangle>>(writer, bytes, writer_same, value_plain_nested_triangles()),
+            decode: |reader, bytes| fury_conformance::structs::decode::<Vec<Triangle>>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<Vec<Triangle>>(writer, &value_plain_nested_triangles()),
+            transcode_writer: fury_conformance::structs::transcode::<Vec<Triangle>>,
+            transcode_reader: fury_conformance::structs::transcode::<Vec<Triangle>>,
             order_differs: &[],
             has_nan: false,
             dynamic_user_values: false,

@@ -243,6 +243,49 @@ pub struct Outer {
 }
 
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 150)]
+pub struct Vec3 {
+    pub x: f32,
+    pub y: f32,
+    pub z: f32,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 151)]
+pub struct Vec2 {
+    pub x: f32,
+    pub y: f32,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 152)]
+pub struct Triangle {
+    pub a: Vec3,
+    pub b: Vec3,
+    pub c: Vec3,
+    pub normal: Vec3,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 153)]
+pub struct Sprite {
+    pub pos: Vec2,
+    pub tint: Vec3,
+    pub size: Vec2,
+    pub pivot: Option<Vec2>,
+    pub layer: i32,
+    pub visible: bool,
+    pub color: Color,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 154)]
+pub struct Mesh {
+    pub triangles: Vec<Triangle>,
+    pub sprites: Vec<Sprite>,
+}
+
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "demo", name = "Person")]
 pub struct Person {
     pub name: String,
@@ -575,6 +618,11 @@ pub fn register_all(fury: &mut fury::Fury) {
     fury.register::<Inner>().unwrap();
     fury.register::<Middle>().unwrap();
     fury.register::<Outer>().unwrap();
+    fury.register::<Vec3>().unwrap();
+    fury.register::<Vec2>().unwrap();
+    fury.register::<Triangle>().unwrap();
+    fury.register::<Sprite>().unwrap();
+    fury.register::<Mesh>().unwrap();
     fury.register::<Person>().unwrap();
     fury.register::<Server>().unwrap();
     fury.register::<Leaf>().unwrap();
@@ -622,6 +670,11 @@ pub fn registration_of(type_name: &str) -> Option<fury::Registration> {
         "Inner" => fury::Registration::of::<Inner>(),
         "Middle" => fury::Registration::of::<Middle>(),
         "Outer" => fury::Registration::of::<Outer>(),
+        "Vec3" => fury::Registration::of::<Vec3>(),
+        "Vec2" => fury::Registration::of::<Vec2>(),
+        "Triangle" => fury::Registration::of::<Triangle>(),
+        "Sprite" => fury::Registration::of::<Sprite>(),
+        "Mesh" => fury::Registration::of::<Mesh>(),
         "Person" => fury::Registration::of::<Person>(),
         "Server" => fury::Registration::of::<Server>(),
         "Leaf" => fury::Registration::of::<Leaf>(),
@@ -662,6 +715,11 @@ pub const STRUCT_HASHES: &[(&str, &[&str], &str, i32)] = &[
     ("Inner", &["weight", "point"], "point,0,0,0;weight,7,0,0;", 624043754),
     ("Middle", &["inner", "label"], "inner,0,0,0;label,21,0,0;", -1222583062),
     ("Outer", &["id", "middle", "opt_middle"], "id,7,0,0;middle,0,0,0;opt_middle,0,0,1;", -536367475),
+    ("Vec3", &["x", "y", "z"], "x,19,0,0;y,19,0,0;z,19,0,0;", 2111146142),
+    ("Vec2", &["x", "y"], "x,19,0,0;y,19,0,0;", 1384728399),
+    ("Triangle", &["a", "b", "c", "normal"], "a,0,0,0;b,0,0,0;c,0,0,0;normal,0,0,0;", 1399878879),
+    ("Sprite", &["visible", "layer", "color", "pivot", "pos", "size", "tint"], "color,0,0,0;layer,5,0,0;pivot,0,0,1;pos,0,0,0;size,0,0,0;tint,0,0,0;visible,1,0,0;", 1854982238),
+    ("Mesh", &["sprites", "triangles"], "sprites,22,0,0[0,0,0];triangles,22,0,0[0,0,0];", -540323277),
     ("Person", &["age", "home", "name", "nick", "tags"], "age,9,0,0;home,0,0,0;name,21,0,0;nick,21,0,1;tags,22,0,0[21,0,0];", -2100940948),
     ("Server", &["port", "host"], "host,21,0,0;port,10,0,0;", -1803570338),
     ("Leaf", &["v"], "v,5,0,0;", 1530372625),
@@ -1140,6 +1198,27 @@ pub fn expected_nested_opt_null() -> Outer {
         opt_middle: None,
         id: -1i64,
     }
+}
+
+/// `structs/plain_nested/mesh` (Mesh)
+pub fn expected_plain_nested_mesh() -> Mesh {
+    Mesh {
+        triangles: vec![Triangle { a: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x00000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f400000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }, Triangle { a: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0xbf800000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x40000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3fe00000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }, Triangle { a: Vec3 { x: f32::from_bits(0x40000000), y: f32::from_bits(0xc0000000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x40800000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x40300000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }],
+        sprites: vec![Sprite { pos: Vec2 { x: f32::from_bits(0x00000000), y: f32::from_bits(0xc0000000) }, tint: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0x3f000000), z: f32::from_bits(0x3e800000) }, size: Vec2 { x: f32::from_bits(0x41800000), y: f32::from_bits(0x41000000) }, pivot: Some(Vec2 { x: f32::from_bits(0x3f000000), y: f32::from_bits(0x3f000000) }), layer: -1i32, visible: true, color: Color::Red }, Sprite { pos: Vec2 { x: f32::from_bits(0x3fc00000), y: f32::from_bits(0xc0000000) }, tint: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0x3f000000), z: f32::from_bits(0x3e800000) }, size: Vec2 { x: f32::from_bits(0x41800000), y: f32::from_bits(0x41000000) }, pivot: None, layer: 0i32, visible: false, color: Color::Green }, Sprite { pos: Vec2 { x: f32::from_bits(0x40400000), y: f32::from_bits(0xc0000000) }, tint: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0x3f000000), z: f32::from_bits(0x3e800000) }, size: Vec2 { x: f32::from_bits(0x41800000), y: f32::from_bits(0x41000000) }, pivot: Some(Vec2 { x: f32::from_bits(0x3f000000), y: f32::from_bits(0x3f000000) }), layer: 1i32, visible: true, color: Color::Blue }],
+    }
+}
+
+/// `structs/plain_nested/empty_mesh` (Mesh)
+pub fn expected_plain_nested_empty_mesh() -> Mesh {
+    Mesh {
+        triangles: Vec::new(),
+        sprites: Vec::new(),
+    }
+}
+
+/// `structs/plain_nested/triangles` (list<Triangle>)
+pub fn expected_plain_nested_triangles() -> Vec<Triangle> {
+    vec![Triangle { a: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x00000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3f400000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }, Triangle { a: Vec3 { x: f32::from_bits(0x3f800000), y: f32::from_bits(0xbf800000), z: f32::from_bits(0x3f000000) }, b: Vec3 { x: f32::from_bits(0x3fa00000), y: f32::from_bits(0x40000000), z: f32::from_bits(0xc0400000) }, c: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x00000000), z: f32::from_bits(0x3fe00000) }, normal: Vec3 { x: f32::from_bits(0x00000000), y: f32::from_bits(0x3f800000), z: f32::from_bits(0x00000000) } }]
 }
 
 /// `structs/named/person` (Person)
@@ -2027,6 +2106,36 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Outer>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Outer>(fury, &expected_nested_opt_null()),
             transcode: fury_conformance::structs::transcode::<Outer>,
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/plain_nested/mesh",
+            rust_type: "Mesh",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<Mesh>(fury, bytes, writer_same, expected_plain_nested_mesh()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<Mesh>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<Mesh>(fury, &expected_plain_nested_mesh()),
+            transcode: fury_conformance::structs::transcode::<Mesh>,
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/plain_nested/empty_mesh",
+            rust_type: "Mesh",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<Mesh>(fury, bytes, writer_same, expected_plain_nested_empty_mesh()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<Mesh>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<Mesh>(fury, &expected_plain_nested_empty_mesh()),
+            transcode: fury_conformance::structs::transcode::<Mesh>,
+            order_differs: &[],
+            has_nan: false,
+        },
+        Case {
+            name: "structs/plain_nested/triangles",
+            rust_type: "Vec<Triangle>",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<Vec<Triangle>>(fury, bytes, writer_same, expected_plain_nested_triangles()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<Vec<Triangle>>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<Vec<Triangle>>(fury, &expected_plain_nested_triangles()),
+            transcode: fury_conformance::structs::transcode::<Vec<Triangle>>,
             order_differs: &[],
             has_nan: false,
         },

@@ -64,6 +64,10 @@ pub struct WriteContext<'a> {
     /// Where BINARY payloads may go out of band (`Fury::serialize_with_buffers`); `None`
     /// for an in-band stream.
     pub(crate) oob: Option<&'a mut dyn OutOfBand>,
+    /// The last struct type written on the direct path in compatible mode, with its kind
+    /// byte and one-byte meta-share marker (stable for the rest of the stream), so that runs
+    /// of one nested type skip the registry and the marker search.
+    pub(crate) direct_memo: (std::any::TypeId, u8, u8),
 }
 
 /// The writer's side of out-of-band buffers: asked for every BINARY payload of a stream
@@ -94,6 +98,9 @@ pub struct ReadContext<'de, 'r> {
     /// Elements (list, set and map entries) declared so far by the containers of this
     /// stream; see [`ReadContext::claim_elements`].
     claimed: usize,
+    /// The last (type, two-byte type info) that the direct path found to name the type's
+    /// own TypeDef in this stream: a back reference keeps its meaning for the whole stream.
+    direct_memo: std::cell::Cell<(std::any::TypeId, u16)>,
     /// The `Bytes` the input is a view of (`Fury::deserialize_bytes`), so that `Bytes`
     /// values can be slices of it.
     #[cfg(feature = "bytes")]

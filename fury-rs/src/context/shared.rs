@@ -70,6 +70,20 @@ impl<'a> WriteContext<'a> {
         ((n as u32) << 1, true)
     }
 
+    /// The one-byte meta-share marker that names again the type at registry index `index`,
+    /// if this stream shared it before among its first types; `None` otherwise (the general
+    /// path then writes what is needed).
+    #[inline(always)]
+    pub(crate) fn shared_back_reference(&self, index: u32) -> Option<u8> {
+        let n = (self.shared_len as usize).min(SHARED_INLINE);
+        let i = self
+            .shared_types
+            .get(..n)?
+            .iter()
+            .position(|&k| k == index)?;
+        u8::try_from((i << 1) | 1).ok().filter(|&m| m < 0x80)
+    }
+
     /// Writes a meta string, as a back reference if this stream already holds it.
     pub(crate) fn write_meta_string(&mut self, s: &EncodedMetaString) {
         let extra = self.extra.get_or_insert_with(take_write_extra);
@@ -290,20 +304,29 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// path: the TypeDef names the type. Any other form is left to the general path.
     #[inline(always)]
     pub(crate) fn is_local_typedef_ref<T: crate::resolver::UserType>(&self, head: [u8; 2]) -> bool {
+        let key = crate::resolver::type_key::<T>();
+        let memo = (key, u16::from_le_bytes(head));
+        if self.direct_memo.get() == memo {
+            return true;
+        }
         let [kind, marker] = head;
         if kind | 2 != crate::types::TypeId::NamedCompatibleStruct as u8 || marker & 0x81 != 1 {
             return false;
         }
         let index = usize::from(marker >> 1);
-        if self.inline_len == 0 {
-            return self.is_spilled_local_typedef::<T>(index);
+        let local = if self.inline_len == 0 {
+            self.is_spilled_local_typedef::<T>(index)
+        } else {
+            index < usize::from(self.inline_len)
+                && matches!(
+                    self.inline_locals.get(index),
+                    Some(Some(l)) if l.key == key && l.compress_int == self.config.compress_int
+                )
+        };
+        if local {
+            self.direct_memo.set(memo);
         }
-        index < usize::from(self.inline_len)
-            && matches!(
-                self.inline_locals.get(index),
-                Some(Some(l)) if l.key == crate::resolver::type_key::<T>()
-                    && l.compress_int == self.config.compress_int
-            )
+        local
     }
 
     /// [`Self::is_local_typedef_ref`] once the TypeDefs moved to the general tables.

@@ -142,6 +142,22 @@ pub trait Serialize: WireType {
     /// type statically (a root value or an element of an undeclared container).
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()>;
 
+    /// An upper bound of the bytes [`write_direct`](Self::write_direct) writes; 0 for types
+    /// without that path. Derived structs whose fields are all plain numbers have it.
+    #[doc(hidden)]
+    const DIRECT_MAX: usize = 0;
+
+    /// Writes this value as a declared struct field does (in compatible mode with its type
+    /// info, else its schema hash, then the body) into one reserved room, without context
+    /// calls or depth accounting; false when that does not apply now (a type registered by
+    /// name, a TypeDef not written yet in this stream), and nothing was written.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_direct(&self, ctx: &mut WriteContext) -> bool {
+        let _ = ctx;
+        false
+    }
+
     /// Writes the payload where the reader declared the type (a struct field, or inside a
     /// container that is): containers then skip the element type info.
     #[doc(hidden)]

@@ -388,6 +388,9 @@ pub fn check_user_kind<'de, T: FuryObject>(ctx: &ReadContext<'de, '_>, id: TypeI
 /// needs it in a declared position (named structs, dynamic values), then the payload.
 #[inline(always)]
 pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
+    if F::DIRECT_MAX > 0 && v.write_direct(ctx) {
+        return Ok(());
+    }
     if F::FIELD_NULLABLE {
         if v.is_null() {
             ctx.ref_flag(RefFlag::Null);
@@ -767,6 +770,9 @@ pub trait StructBody: FuryObject + super::layout::StructLayout {
         compress_int: bool,
         hash: Option<i32>,
     ) -> Result<()>;
+    /// The fields in wire order into `room` (for [`Serialize::write_direct`]); only called
+    /// when `Self::DIRECT_MAX > 0`.
+    fn write_direct_body(&self, room: &mut crate::buffer::Room<'_, '_>, compress_int: bool);
 }
 
 /// The reading half of [`StructBody`], for input that lives for `'de` (a struct that borrows
@@ -826,6 +832,48 @@ where
     }
     ctx.leave();
     Ok(())
+}
+
+/// [`Serialize::write_direct`] of a derived struct: the type info (compatible: kind and the
+/// one-byte back reference to the TypeDef this stream wrote before) or the schema hash, and
+/// the body, in one room of `T::DIRECT_MAX` bytes.
+#[inline(always)]
+pub fn struct_write_direct<T: StructBody>(v: &T, ctx: &mut WriteContext) -> bool {
+    let compress_int = ctx.compress_int();
+    let registry = ctx.registry();
+    if ctx.compatible() {
+        let key = crate::resolver::type_key::<T>();
+        let (kind, marker) = match ctx.direct_memo {
+            (k, kind, marker) if k == key => (kind, marker),
+            _ => {
+                let Some(entry) = registry.get::<T>() else {
+                    return false;
+                };
+                let Some(marker) = ctx.shared_back_reference(entry.index()) else {
+                    return false;
+                };
+                let named = matches!(entry.registration, Registration::Name { .. });
+                let kind = struct_kind_of(named, true) as u8;
+                ctx.direct_memo = (key, kind, marker);
+                (kind, marker)
+            }
+        };
+        let mut room = ctx.writer.room(T::DIRECT_MAX);
+        room.u8(kind);
+        room.u8(marker);
+        // Both branches take the same budget, so the room's checks fold.
+        room.spend(2);
+        v.write_direct_body(&mut room, compress_int);
+    } else {
+        if registry.is_named::<T>() {
+            return false;
+        }
+        let hash = T::schema_hash(registry, compress_int);
+        let mut room = ctx.writer.room(T::DIRECT_MAX);
+        room.i32(hash);
+        v.write_direct_body(&mut room, compress_int);
+    }
+    true
 }
 
 /// [`Serialize::write_stream`] of a derived struct: the one-store prefix when it applies.
