@@ -1068,7 +1068,34 @@ macro_rules! tuple {
                 Some(($($T::missing()?,)+))
             }
 
+            /// A tuple of one plain element type, in the layout this side writes for a
+            /// declared one: the element count, the header `SAME_TYPE | DECL_TYPE`, the bare
+            /// payloads.
+            const DIRECT: bool =
+                homogeneous(&[$($T::TYPE_ID),+], &[$($T::NULLABLE),+]) $(&& $T::DIRECT)+;
+
+            #[inline(always)]
+            fn read_direct(
+                r: &mut crate::buffer::Reader<'de>,
+                ctx: &ReadContext<'de, '_>,
+            ) -> Option<Self> {
+                if !Self::DIRECT
+                    || r.var_u32().ok()? as usize != count!($($T)+)
+                    || r.u8().ok()? != crate::types::elements::SAME_TYPE | crate::types::elements::DECL_TYPE
+                {
+                    return None;
+                }
+                Some(($($T::read_direct(r, ctx)?,)+))
+            }
+
             fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+                if Self::DIRECT {
+                    let mut r = ctx.reader.clone();
+                    if let Some(v) = Self::read_direct(&mut r, ctx) {
+                        ctx.reader = r;
+                        return Ok(v);
+                    }
+                }
                 let n = count!($($T)+);
                 check_tuple_len(ctx, n, std::any::type_name::<Self>())?;
                 let reader = TupleReader {
