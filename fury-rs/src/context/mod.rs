@@ -67,7 +67,7 @@ pub struct WriteContext<'a> {
     /// The last struct type written on the direct path in compatible mode, with its kind
     /// byte and one-byte meta-share marker (stable for the rest of the stream), so that runs
     /// of one nested type skip the registry and the marker search.
-    pub(crate) direct_memo: (std::any::TypeId, u8, u8),
+    pub(crate) direct_memo: Option<(std::any::TypeId, u8, u8)>,
 }
 
 /// The writer's side of out-of-band buffers: asked for every BINARY payload of a stream
@@ -100,7 +100,7 @@ pub struct ReadContext<'de, 'r> {
     claimed: usize,
     /// The last (type, two-byte type info) that the direct path found to name the type's
     /// own TypeDef in this stream: a back reference keeps its meaning for the whole stream.
-    direct_memo: std::cell::Cell<(std::any::TypeId, u16)>,
+    direct_memo: std::cell::Cell<Option<(std::any::TypeId, u16)>>,
     /// The `Bytes` the input is a view of (`Fury::deserialize_bytes`), so that `Bytes`
     /// values can be slices of it.
     #[cfg(feature = "bytes")]

@@ -25,7 +25,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             extra: None,
             oob: None,
             claimed: 0,
-            direct_memo: std::cell::Cell::new((std::any::TypeId::of::<()>(), 0)),
+            direct_memo: std::cell::Cell::new(None),
             #[cfg(feature = "bytes")]
             source: None,
         }

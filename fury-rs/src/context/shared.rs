@@ -306,7 +306,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     pub(crate) fn is_local_typedef_ref<T: crate::resolver::UserType>(&self, head: [u8; 2]) -> bool {
         let key = crate::resolver::type_key::<T>();
         let memo = (key, u16::from_le_bytes(head));
-        if self.direct_memo.get() == memo {
+        if self.direct_memo.get() == Some(memo) {
             return true;
         }
         let [kind, marker] = head;
@@ -324,7 +324,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
                 )
         };
         if local {
-            self.direct_memo.set(memo);
+            self.direct_memo.set(Some(memo));
         }
         local
     }

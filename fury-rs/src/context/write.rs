@@ -29,7 +29,7 @@ impl<'a> WriteContext<'a> {
             next_ref: 0,
             extra: None,
             oob: None,
-            direct_memo: (std::any::TypeId::of::<()>(), 0, 0),
+            direct_memo: None,
         }
     }
 

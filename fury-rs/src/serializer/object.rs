@@ -844,7 +844,7 @@ pub fn struct_write_direct<T: StructBody>(v: &T, ctx: &mut WriteContext) -> bool
     if ctx.compatible() {
         let key = crate::resolver::type_key::<T>();
         let (kind, marker) = match ctx.direct_memo {
-            (k, kind, marker) if k == key => (kind, marker),
+            Some((k, kind, marker)) if k == key => (kind, marker),
             _ => {
                 let Some(entry) = registry.get::<T>() else {
                     return false;
@@ -854,7 +854,7 @@ pub fn struct_write_direct<T: StructBody>(v: &T, ctx: &mut WriteContext) -> bool
                 };
                 let named = matches!(entry.registration, Registration::Name { .. });
                 let kind = struct_kind_of(named, true) as u8;
-                ctx.direct_memo = (key, kind, marker);
+                ctx.direct_memo = Some((key, kind, marker));
                 (kind, marker)
             }
         };
