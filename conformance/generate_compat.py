@@ -324,6 +324,15 @@ EVOLUTION_TYPES = [
     # incompatible: list element type changed
     evo("EvoBadListV1", by_id(219), 1, [F("items", "list<string>"), F("n", "varint32")]),
     evo("EvoBadListV2", by_id(219), 2, [F("items", "list<varint32>"), F("n", "varint32")]),
+    # incompatible: an element type changed below the field (no conversion inside a container)
+    evo("EvoNestedListV1", by_id(232), 1, [F("path", "list<list<uint16>>"), F("n", "varint32")],
+        note="a list of lists of uint16 (how the official Rust crate declares a Vec<Vec<u16>> field)"),
+    evo("EvoNestedListV2", by_id(232), 2, [F("path", "list<uint16_array>"), F("n", "varint32")],
+        note="a list of uint16 dense arrays (how pyfory declares List[UInt16Array] and fury-rs Vec<Vec<u16>>)"),
+    evo("EvoWideElemV1", by_id(233), 1, [F("items", "list<varint32>"), F("n", "varint32")]),
+    evo("EvoWideElemV2", by_id(233), 2, [F("items", "list<varint64>"), F("n", "varint32")]),
+    evo("EvoWideValueV1", by_id(234), 1, [F("counts", "map<string,varint32>"), F("n", "varint32")]),
+    evo("EvoWideValueV2", by_id(234), 2, [F("counts", "map<string,varint64>"), F("n", "varint32")]),
 ]
 
 
@@ -592,6 +601,26 @@ def evolution_specs():
             error=True, note="list<string> read as list<varint32>: pyfory refuses the TypeDef"),
         Evo("incompatible/list_element_type/v2_to_v1", "EvoBadListV2", "EvoBadListV1", {"items": [], "n": 1},
             error=True, note="even for an empty list: the TypeDefs do not match"),
+        Evo("incompatible/nested_element_type/v1_to_v2", "EvoNestedListV1", "EvoNestedListV2",
+            {"path": [[6, 7, 8], []], "n": 1}, error=True,
+            note="list<list<uint16>> read as list<uint16_array>: the element type differs (22 vs 49), pyfory "
+                 "refuses the TypeDef; the inner lists are written with DECL_TYPE (03 0c ...), not as arrays"),
+        Evo("incompatible/nested_element_type/v2_to_v1", "EvoNestedListV2", "EvoNestedListV1",
+            {"path": [[6, 7, 8]], "n": 1}, error=True,
+            note="list<uint16_array> read as list<list<uint16>>: pyfory refuses the TypeDef"),
+        Evo("incompatible/list_element_widen/v1_to_v2", "EvoWideElemV1", "EvoWideElemV2",
+            {"items": [1, -2], "n": 1}, error=True,
+            note="list<varint32> read as list<varint64>: integer widening applies to a field's own type only; "
+                 "pyfory refuses the TypeDef"),
+        Evo("incompatible/list_element_widen/v2_to_v1", "EvoWideElemV2", "EvoWideElemV1",
+            {"items": [3], "n": 1}, error=True,
+            note="list<varint64> read as list<varint32>, the value in range: pyfory refuses the TypeDef"),
+        Evo("incompatible/map_value_widen/v1_to_v2", "EvoWideValueV1", "EvoWideValueV2",
+            {"counts": [("a", 5)], "n": 1}, error=True,
+            note="map<string,varint32> read as map<string,varint64>: pyfory refuses the TypeDef"),
+        Evo("incompatible/map_value_widen/v2_to_v1", "EvoWideValueV2", "EvoWideValueV1",
+            {"counts": [("b", 6)], "n": 1}, error=True,
+            note="map<string,varint64> read as map<string,varint32>: pyfory refuses the TypeDef"),
     ]
     return out
 

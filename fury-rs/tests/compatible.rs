@@ -416,3 +416,69 @@ fn a_list_field_and_a_dense_array_field_read_each_other() {
     assert_eq!(back.values.0, [1, -2, i32::MAX as i64]);
     assert_eq!(back.flags.0, [true, false]);
 }
+
+/// A Vec<Vec<u16>> field (a LIST of UINT16_ARRAY, as pyfory declares `List[UInt16Array]`)
+/// against a peer's LIST of LIST of UINT16 (the official crate's declaration of the same Rust
+/// field): the element type differs below the field, so the TypeDef is refused before a value
+/// is read, as pyfory refuses it. The inner lists are written with DECL_TYPE and would
+/// otherwise be taken for dense arrays.
+#[derive(FuryObject, Debug, PartialEq, Default)]
+#[fury(id = 232)]
+struct NestedPath {
+    path: Vec<Vec<u16>>,
+    n: i32,
+}
+
+#[test]
+fn a_changed_element_type_below_the_field_is_refused_by_the_typedef() {
+    let mut fury = Fury::default();
+    fury.register::<NestedPath>().unwrap();
+    // pyfory 1.7.7, vector compat/evolution/incompatible/nested_element_type/v1_to_v2:
+    // {path: [[6, 7, 8], []], n: 1} with path: List[List[pyfory.UInt16]]
+    let bytes = unhex("01 ff 1c 00 0d 90 ed 12 cb a1 9f 0e c2 e8 01 40 05 34 48 16 58 28 3c 13 38 02 02 0c 03 0c 06 00 07 00 08 00 00");
+    let err = fury
+        .deserialize::<NestedPath>(&bytes)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("LIST<UINT16_ARRAY>") && err.contains("LIST<LIST<UINT16>>"),
+        "{err}"
+    );
+}
+
+/// A LIST of VARINT64 read into a local INT32_ARRAY field: the two varints share their
+/// encoding, so a value that fits converts and one that does not is an error.
+#[test]
+fn a_list_of_wider_varints_into_a_dense_array_is_range_checked() {
+    #[derive(FuryObject, Debug, PartialEq)]
+    #[fury(id = 233)]
+    struct Wide {
+        items: fury::List<i64>,
+    }
+    #[derive(FuryObject, Debug, PartialEq)]
+    #[fury(id = 233)]
+    struct Narrow {
+        items: Vec<i32>,
+    }
+    let mut w = Fury::default();
+    w.register::<Wide>().unwrap();
+    let mut n = Fury::default();
+    n.register::<Narrow>().unwrap();
+    let fits = w
+        .serialize(&Wide {
+            items: fury::List(vec![-3, i32::MAX as i64]),
+        })
+        .unwrap();
+    assert_eq!(
+        n.deserialize::<Narrow>(&fits).unwrap().items,
+        [-3, i32::MAX]
+    );
+    for big in [i32::MAX as i64 + 1, 1 << 33, i64::MIN] {
+        let bytes = w
+            .serialize(&Wide {
+                items: fury::List(vec![big]),
+            })
+            .unwrap();
+        assert!(n.deserialize::<Narrow>(&bytes).is_err(), "{big}");
+    }
+}

@@ -1551,6 +1551,56 @@ pub struct EvoBadListV2 {
     pub n: i32,
 }
 
+/// a list of lists of uint16 (how the official Rust crate declares a Vec<Vec<u16>> field)
+/// Evolution type, version 1 of registration `id 232` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 232)]
+pub struct EvoNestedListV1 {
+    pub path: Vec<fury::List<u16>>,
+    pub n: i32,
+}
+
+/// a list of uint16 dense arrays (how pyfory declares List[UInt16Array] and fury-rs Vec<Vec<u16>>)
+/// Evolution type, version 2 of registration `id 232` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 232)]
+pub struct EvoNestedListV2 {
+    pub path: Vec<Vec<u16>>,
+    pub n: i32,
+}
+
+/// Evolution type, version 1 of registration `id 233` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 233)]
+pub struct EvoWideElemV1 {
+    pub items: fury::List<i32>,
+    pub n: i32,
+}
+
+/// Evolution type, version 2 of registration `id 233` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 233)]
+pub struct EvoWideElemV2 {
+    pub items: fury::List<i64>,
+    pub n: i32,
+}
+
+/// Evolution type, version 1 of registration `id 234` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 234)]
+pub struct EvoWideValueV1 {
+    pub counts: std::collections::BTreeMap<String, i32>,
+    pub n: i32,
+}
+
+/// Evolution type, version 2 of registration `id 234` (registered only where a vector lists it).
+#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 234)]
+pub struct EvoWideValueV2 {
+    pub counts: std::collections::BTreeMap<String, i64>,
+    pub n: i32,
+}
+
 /// Registers every plain type (every type that is not an evolution version).
 pub fn register_plain(fury: &mut fury::Fury) -> Result<(), String> {
     fury_conformance::structs::register::<Color>(fury)?;
@@ -2258,6 +2308,36 @@ pub fn typedef_cases() -> Vec<TypeDefCase> {
             type_name: "EvoBadListV2",
             typedef_hex: "0d509a4e31111268c2db014005344c1614a2646480",
             local: || fury_conformance::structs::local_typedef::<EvoBadListV2>(&fury_with(&[fury_conformance::structs::register::<EvoBadListV2>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoNestedListV1",
+            typedef_hex: "0d90ed12cba19f0ec2e801400534481658283c1338",
+            local: || fury_conformance::structs::local_typedef::<EvoNestedListV1>(&fury_with(&[fury_conformance::structs::register::<EvoNestedListV1>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoNestedListV2",
+            typedef_hex: "0df0ba9f61e3680cc2e8014005344816c4013c1338",
+            local: || fury_conformance::structs::local_typedef::<EvoNestedListV2>(&fury_with(&[fury_conformance::structs::register::<EvoNestedListV2>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoWideElemV1",
+            typedef_hex: "0d80e9032b39ef13c2e9014005344c1614a2646480",
+            local: || fury_conformance::structs::local_typedef::<EvoWideElemV1>(&fury_with(&[fury_conformance::structs::register::<EvoWideElemV1>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoWideElemV2",
+            typedef_hex: "0df0965e9f038447c2e9014005344c161ca2646480",
+            local: || fury_conformance::structs::local_typedef::<EvoWideElemV2>(&fury_with(&[fury_conformance::structs::register::<EvoWideElemV2>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoWideValueV1",
+            typedef_hex: "0ef0b97b35bd8727c2ea014005344c18541409d46ce4",
+            local: || fury_conformance::structs::local_typedef::<EvoWideValueV1>(&fury_with(&[fury_conformance::structs::register::<EvoWideValueV1>])?),
+        },
+        TypeDefCase {
+            type_name: "EvoWideValueV2",
+            typedef_hex: "0e60071193769b66c2ea014005344c18541c09d46ce4",
+            local: || fury_conformance::structs::local_typedef::<EvoWideValueV2>(&fury_with(&[fury_conformance::structs::register::<EvoWideValueV2>])?),
         },
     ]
 }
@@ -6131,6 +6211,54 @@ pub fn value_evolution_incompatible_list_element_type_v2_to_v1() -> EvoBadListV2
     }
 }
 
+/// `compat/evolution/incompatible/nested_element_type/v1_to_v2`: the writer's value (EvoNestedListV1)
+pub fn value_evolution_incompatible_nested_element_type_v1_to_v2() -> EvoNestedListV1 {
+    EvoNestedListV1 {
+        path: vec![fury::List(vec![6u16, 7u16, 8u16]), fury::List(Vec::new())],
+        n: 1i32,
+    }
+}
+
+/// `compat/evolution/incompatible/nested_element_type/v2_to_v1`: the writer's value (EvoNestedListV2)
+pub fn value_evolution_incompatible_nested_element_type_v2_to_v1() -> EvoNestedListV2 {
+    EvoNestedListV2 {
+        path: vec![vec![6u16, 7u16, 8u16]],
+        n: 1i32,
+    }
+}
+
+/// `compat/evolution/incompatible/list_element_widen/v1_to_v2`: the writer's value (EvoWideElemV1)
+pub fn value_evolution_incompatible_list_element_widen_v1_to_v2() -> EvoWideElemV1 {
+    EvoWideElemV1 {
+        items: fury::List(vec![1i32, -2i32]),
+        n: 1i32,
+    }
+}
+
+/// `compat/evolution/incompatible/list_element_widen/v2_to_v1`: the writer's value (EvoWideElemV2)
+pub fn value_evolution_incompatible_list_element_widen_v2_to_v1() -> EvoWideElemV2 {
+    EvoWideElemV2 {
+        items: fury::List(vec![3i64]),
+        n: 1i32,
+    }
+}
+
+/// `compat/evolution/incompatible/map_value_widen/v1_to_v2`: the writer's value (EvoWideValueV1)
+pub fn value_evolution_incompatible_map_value_widen_v1_to_v2() -> EvoWideValueV1 {
+    EvoWideValueV1 {
+        counts: [(String::from("a"), 5i32)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        n: 1i32,
+    }
+}
+
+/// `compat/evolution/incompatible/map_value_widen/v2_to_v1`: the writer's value (EvoWideValueV2)
+pub fn value_evolution_incompatible_map_value_widen_v2_to_v1() -> EvoWideValueV2 {
+    EvoWideValueV2 {
+        counts: [(String::from("b"), 6i64)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        n: 1i32,
+    }
+}
+
 /// One case per vector, in file order.
 pub fn cases() -> Vec<CompatCase> {
     vec![
@@ -9970,6 +10098,102 @@ pub fn cases() -> Vec<CompatCase> {
             encode: |writer| fury_conformance::structs::encode::<EvoBadListV2>(writer, &value_evolution_incompatible_list_element_type_v2_to_v1()),
             transcode_writer: fury_conformance::structs::transcode::<EvoBadListV2>,
             transcode_reader: fury_conformance::structs::transcode::<EvoBadListV1>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/incompatible/nested_element_type/v1_to_v2",
+            kind: CompatKind::ExpectedError,
+            writer_type: "EvoNestedListV1",
+            reader_type: "EvoNestedListV2",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoNestedListV1>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoNestedListV2>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_expected_error::<EvoNestedListV1, EvoNestedListV2>(writer, reader, bytes, writer_same, value_evolution_incompatible_nested_element_type_v1_to_v2(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoNestedListV2>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoNestedListV1>(writer, &value_evolution_incompatible_nested_element_type_v1_to_v2()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoNestedListV1>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoNestedListV2>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/incompatible/nested_element_type/v2_to_v1",
+            kind: CompatKind::ExpectedError,
+            writer_type: "EvoNestedListV2",
+            reader_type: "EvoNestedListV1",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoNestedListV2>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoNestedListV1>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_expected_error::<EvoNestedListV2, EvoNestedListV1>(writer, reader, bytes, writer_same, value_evolution_incompatible_nested_element_type_v2_to_v1(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoNestedListV1>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoNestedListV2>(writer, &value_evolution_incompatible_nested_element_type_v2_to_v1()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoNestedListV2>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoNestedListV1>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/incompatible/list_element_widen/v1_to_v2",
+            kind: CompatKind::ExpectedError,
+            writer_type: "EvoWideElemV1",
+            reader_type: "EvoWideElemV2",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideElemV1>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideElemV2>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_expected_error::<EvoWideElemV1, EvoWideElemV2>(writer, reader, bytes, writer_same, value_evolution_incompatible_list_element_widen_v1_to_v2(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoWideElemV2>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoWideElemV1>(writer, &value_evolution_incompatible_list_element_widen_v1_to_v2()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoWideElemV1>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoWideElemV2>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/incompatible/list_element_widen/v2_to_v1",
+            kind: CompatKind::ExpectedError,
+            writer_type: "EvoWideElemV2",
+            reader_type: "EvoWideElemV1",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideElemV2>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideElemV1>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_expected_error::<EvoWideElemV2, EvoWideElemV1>(writer, reader, bytes, writer_same, value_evolution_incompatible_list_element_widen_v2_to_v1(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoWideElemV1>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoWideElemV2>(writer, &value_evolution_incompatible_list_element_widen_v2_to_v1()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoWideElemV2>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoWideElemV1>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/incompatible/map_value_widen/v1_to_v2",
+            kind: CompatKind::ExpectedError,
+            writer_type: "EvoWideValueV1",
+            reader_type: "EvoWideValueV2",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideValueV1>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideValueV2>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_expected_error::<EvoWideValueV1, EvoWideValueV2>(writer, reader, bytes, writer_same, value_evolution_incompatible_map_value_widen_v1_to_v2(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoWideValueV2>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoWideValueV1>(writer, &value_evolution_incompatible_map_value_widen_v1_to_v2()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoWideValueV1>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoWideValueV2>,
+            order_differs: &[],
+            has_nan: false,
+            dynamic_user_values: false,
+        },
+        CompatCase {
+            name: "compat/evolution/incompatible/map_value_widen/v2_to_v1",
+            kind: CompatKind::ExpectedError,
+            writer_type: "EvoWideValueV2",
+            reader_type: "EvoWideValueV1",
+            writer_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideValueV2>]),
+            reader_fury: || fury_with(&[fury_conformance::structs::register::<EvoWideValueV1>]),
+            check: |writer, reader, bytes, writer_same| fury_conformance::structs::check_expected_error::<EvoWideValueV2, EvoWideValueV1>(writer, reader, bytes, writer_same, value_evolution_incompatible_map_value_widen_v2_to_v1(), false),
+            decode: |reader, bytes| fury_conformance::structs::decode::<EvoWideValueV1>(reader, bytes),
+            encode: |writer| fury_conformance::structs::encode::<EvoWideValueV2>(writer, &value_evolution_incompatible_map_value_widen_v2_to_v1()),
+            transcode_writer: fury_conformance::structs::transcode::<EvoWideValueV2>,
+            transcode_reader: fury_conformance::structs::transcode::<EvoWideValueV1>,
             order_differs: &[],
             has_nan: false,
             dynamic_user_values: false,

@@ -3,7 +3,7 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
-use crate::types::table::{wire_type, wire_type_named, Family};
+use crate::types::table::{wire_type, Family};
 use crate::types::TypeId;
 
 /// How to read the fields of one remote TypeDef into one local struct.
@@ -36,14 +36,6 @@ fn family(id: u8) -> Option<Family> {
     wire_type(id).map(|t| t.family)
 }
 
-/// The family of a dense array's elements (`INT32_ARRAY` -> integers); `None` for other
-/// types and for the untyped `ARRAY`.
-fn element_family(id: u8) -> Option<Family> {
-    let row = wire_type(id).filter(|t| t.family == Family::Array)?;
-    let element = row.name.strip_suffix("_ARRAY")?;
-    wire_type_named(element).map(|t| t.family)
-}
-
 /// A scalar family whose values convert into each other (integers by range, floats by
 /// precision).
 fn convertible(a: Option<Family>, b: Option<Family>) -> bool {
@@ -55,19 +47,61 @@ fn convertible(a: Option<Family>, b: Option<Family>) -> bool {
     )
 }
 
-/// A LIST of one primitive family on one side and a dense array of that family on the other
-/// (the official crate declares `Vec<i32>` fields as LIST, pyfory and fury-rs as
-/// INT32_ARRAY): read element by element, converted.
-fn list_and_array(remote: &FieldType, local: &FieldType) -> bool {
-    let list_elem = |t: &FieldType| match t.children.as_slice() {
-        [e] if t.type_id == TypeId::List as u8 => family(e.type_id),
-        _ => None,
-    };
-    convertible(list_elem(remote), element_family(local.type_id))
-        || convertible(element_family(remote.type_id), list_elem(local))
+/// The element type of the `Vec<T>` that is the dense array `id` in fury-rs: the wire type of
+/// `T` (`i32` is VARINT32, so INT32_ARRAY goes with VARINT32). A LIST read into a local dense
+/// array has its elements read as this type, and a local `List<T>` reads only the dense array
+/// of its own `T`. `None` for other types (the tests check it against the impls).
+fn dense_element(id: u8) -> Option<TypeId> {
+    use TypeId as T;
+    Some(match T::from_u8(id)? {
+        T::BoolArray => T::Bool,
+        T::Int8Array => T::Int8,
+        T::Int16Array => T::Int16,
+        T::Int32Array => T::VarInt32,
+        T::Int64Array => T::VarInt64,
+        T::UInt8Array => T::UInt8,
+        T::UInt16Array => T::UInt16,
+        T::UInt32Array => T::VarUInt32,
+        T::UInt64Array => T::VarUInt64,
+        T::Float16Array => T::Float16,
+        T::BFloat16Array => T::BFloat16,
+        T::Float32Array => T::Float32,
+        T::Float64Array => T::Float64,
+        _ => return None,
+    })
 }
 
-/// Whether a value declared `remote` can be read into a field declared `local`.
+/// Whether elements the peer declared as `remote` (and so wrote without type info) decode
+/// right with the reader of local elements of type `local`: the same type, or the 32- and
+/// 64-bit varints of one signedness, which share their encoding (the value is range-checked).
+fn same_payload(remote: u8, local: u8) -> bool {
+    use TypeId as T;
+    let varint = |id: u8| id == T::VarInt32 as u8 || id == T::VarInt64 as u8;
+    let var_uint = |id: u8| id == T::VarUInt32 as u8 || id == T::VarUInt64 as u8;
+    remote == local || (varint(remote) && varint(local)) || (var_uint(remote) && var_uint(local))
+}
+
+/// A LIST of a primitive on one side and a dense array on the other (the official crate
+/// declares `Vec<i32>` fields as LIST, pyfory and fury-rs as INT32_ARRAY), as a field's own
+/// type: a LIST whose elements read as the array's element type, or the dense array of the
+/// local LIST's element type.
+fn list_and_array(remote: &FieldType, local: &FieldType) -> bool {
+    let list_elem = |t: &FieldType| match t.children.as_slice() {
+        [e] if t.type_id == TypeId::List as u8 => Some(e.type_id),
+        _ => None,
+    };
+    if let (Some(r), Some(l)) = (list_elem(remote), dense_element(local.type_id)) {
+        return same_payload(r, l as u8);
+    }
+    if let (Some(r), Some(l)) = (dense_element(remote.type_id), list_elem(local)) {
+        return r as u8 == l;
+    }
+    false
+}
+
+/// Whether a value declared `remote` can be read into a field declared `local`. The
+/// conversions apply to the field's own type; its element, key and value types must match
+/// (see [`same_element`]).
 fn readable(remote: &FieldType, local: &FieldType) -> bool {
     let (r, l) = (remote.type_id, local.type_id);
     if l == TypeId::Unknown as u8 || r == TypeId::Unknown as u8 {
@@ -83,13 +117,46 @@ fn readable(remote: &FieldType, local: &FieldType) -> bool {
     if list_and_array(remote, local) {
         return true;
     }
-    r == l
-        && remote.children.len() == local.children.len()
+    r == l && same_children(remote, local)
+}
+
+/// Whether an element, key or value type the peer declared as `remote` is the local one: the
+/// same type id at every depth (nullable and ref bits aside), or dynamic on one side, or a
+/// struct or an enum on both (their own TypeDef / variant id decides). No conversion applies
+/// here: elements written with DECL_TYPE carry no type info, so they can only be read as the
+/// type the local container declares (spec 08, section 8.7).
+fn same_element(remote: &FieldType, local: &FieldType) -> bool {
+    let (r, l) = (remote.type_id, local.type_id);
+    if l == TypeId::Unknown as u8 || r == TypeId::Unknown as u8 {
+        return true;
+    }
+    let (fr, fl) = (family(r), family(l));
+    if fr == fl && matches!(fr, Some(Family::Struct | Family::Enum)) {
+        return true;
+    }
+    r == l && same_children(remote, local)
+}
+
+fn same_children(remote: &FieldType, local: &FieldType) -> bool {
+    remote.children.len() == local.children.len()
         && remote
             .children
             .iter()
             .zip(&local.children)
-            .all(|(a, b)| readable(a, b))
+            .all(|(a, b)| same_element(a, b))
+}
+
+/// A declared type for messages: its wire type name, with the element, key and value types
+/// (`LIST<UINT16_ARRAY>`).
+fn describe(t: &FieldType) -> String {
+    let name = wire_type(t.type_id)
+        .map(|row| row.name.to_string())
+        .unwrap_or_else(|| format!("type id {}", t.type_id));
+    if t.children.is_empty() {
+        return name;
+    }
+    let children: Vec<String> = t.children.iter().map(describe).collect();
+    format!("{name}<{}>", children.join(", "))
 }
 
 /// A field's name for messages: its name, or `#tag`.
@@ -109,14 +176,14 @@ pub fn build_plan(remote: &[FieldInfo], local: &[FieldInfo], rust_name: &str) ->
             if !readable(&rf.field_type, &lf.field_type) {
                 return Err(Error::new(ErrorKind::TypeMismatch {
                     expected: format!(
-                        "field `{}` of {rust_name} declared as type id {}",
+                        "field `{}` of {rust_name} declared as {}",
                         name_of(&lf.id),
-                        lf.field_type.type_id
+                        describe(&lf.field_type)
                     ),
                     found: format!(
-                        "the peer's field `{}` declared as type id {} (no conversion)",
+                        "the peer's field `{}` declared as {} (no conversion)",
                         name_of(&rf.id),
-                        rf.field_type.type_id
+                        describe(&rf.field_type)
                     ),
                 }));
             }
@@ -127,4 +194,86 @@ pub fn build_plan(remote: &[FieldInfo], local: &[FieldInfo], rust_name: &str) ->
         });
     }
     Ok(ReadPlan { steps })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::serializer::WireType;
+    use crate::{BF16, F16};
+
+    fn check<T: WireType>() {
+        let array = <Vec<T> as WireType>::TYPE_ID;
+        assert_eq!(
+            dense_element(array as u8),
+            Some(T::TYPE_ID),
+            "{}",
+            std::any::type_name::<T>()
+        );
+    }
+
+    #[test]
+    fn dense_elements_are_the_element_types_of_the_vec_impls() {
+        check::<bool>();
+        check::<i8>();
+        check::<i16>();
+        check::<i32>();
+        check::<i64>();
+        check::<u16>();
+        check::<u32>();
+        check::<u64>();
+        check::<F16>();
+        check::<BF16>();
+        check::<f32>();
+        check::<f64>();
+        // Vec<u8> is BINARY; UINT8_ARRAY is the fury::UInt8Array of u8
+        assert_eq!(<crate::UInt8Array as WireType>::TYPE_ID, TypeId::UInt8Array);
+        assert_eq!(dense_element(TypeId::UInt8Array as u8), Some(TypeId::UInt8));
+    }
+
+    fn list(e: FieldType) -> FieldType {
+        FieldType {
+            type_id: TypeId::List as u8,
+            nullable: false,
+            track_ref: false,
+            children: vec![e],
+        }
+    }
+
+    fn leaf(id: TypeId) -> FieldType {
+        FieldType::leaf(id)
+    }
+
+    #[test]
+    fn element_types_must_match_below_the_field() {
+        use TypeId as T;
+        // the field's own type converts
+        assert!(readable(&leaf(T::VarInt32), &leaf(T::Int64)));
+        assert!(readable(&list(leaf(T::UInt16)), &leaf(T::UInt16Array)));
+        assert!(readable(&leaf(T::UInt16Array), &list(leaf(T::UInt16))));
+        assert!(readable(&list(leaf(T::VarInt32)), &leaf(T::Int64Array)));
+        // a LIST whose declared elements would be read with another layout
+        assert!(!readable(&list(leaf(T::Int32)), &leaf(T::Int32Array)));
+        assert!(!readable(&list(leaf(T::UInt16)), &leaf(T::UInt32Array)));
+        assert!(!readable(&leaf(T::Int32Array), &list(leaf(T::VarInt64))));
+        // nothing converts inside a container
+        assert!(!readable(
+            &list(leaf(T::VarInt32)),
+            &list(leaf(T::VarInt64))
+        ));
+        assert!(!readable(
+            &list(list(leaf(T::UInt16))),
+            &list(leaf(T::UInt16Array))
+        ));
+        assert!(!readable(
+            &list(leaf(T::UInt16Array)),
+            &list(list(leaf(T::UInt16)))
+        ));
+        // dynamic elements and nullability differences are read
+        assert!(readable(&list(leaf(T::Unknown)), &list(leaf(T::Float32))));
+        let mut nullable = leaf(T::String);
+        nullable.nullable = true;
+        assert!(readable(&list(nullable), &list(leaf(T::String))));
+        assert_eq!(describe(&list(list(leaf(T::UInt16)))), "LIST<LIST<UINT16>>");
+    }
 }
