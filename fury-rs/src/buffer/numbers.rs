@@ -111,6 +111,28 @@ impl<'a> Reader<'a> {
     }
 }
 
+impl Reader<'_> {
+    /// Reads `out.len()` little-endian numbers into `out` (the bytes are checked to be there
+    /// before any is stored).
+    ///
+    /// ```
+    /// use fury::Reader;
+    /// let mut out = [0u16; 2];
+    /// Reader::new(&[0x01, 0x00, 0x02, 0x01]).numbers_into(&mut out).unwrap();
+    /// assert_eq!(out, [1, 0x0102]);
+    /// ```
+    #[inline]
+    pub fn numbers_into<T: LeNumber>(&mut self, out: &mut [T]) -> Result<()> {
+        let bytes = self.bytes(out.len().saturating_mul(T::SIZE))?;
+        for (o, chunk) in out.iter_mut().zip(bytes.chunks_exact(T::SIZE)) {
+            if let Some(v) = T::from_le_slice(chunk) {
+                *o = v;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The bytes of an INT8_ARRAY as the `i8`s they encode (two's complement: the same bits).
 #[inline]
 pub(crate) fn bytes_as_i8(bytes: &[u8]) -> &[i8] {

@@ -23,6 +23,13 @@ pub(crate) trait Dense: Sized + Copy {
         let _ = bytes;
         None
     }
+    /// Fills `out` from `out.len()` encoded elements, for the wider numbers whose every bit
+    /// pattern is a value; false (nothing read) for the others.
+    #[inline]
+    fn get_array(r: &mut Reader, out: &mut [Self]) -> Result<bool> {
+        let _ = (r, out);
+        Ok(false)
+    }
     /// `items` as the payload of a BINARY, for the element type whose `Vec` is one (`u8`);
     /// `None` for the others.
     #[inline]
@@ -43,6 +50,10 @@ macro_rules! dense_num {
             #[inline]
             fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
                 r.numbers(count).map(Ok)
+            }
+            #[inline]
+            fn get_array(r: &mut Reader, out: &mut [Self]) -> Result<bool> {
+                r.numbers_into(out).map(|()| true)
             }
         }
     )*};
@@ -180,6 +191,33 @@ pub(crate) fn read_dense<'de, T: Dense>(ctx: &mut ReadContext<'de, '_>) -> Resul
             at + i * T::SIZE,
         )),
     }
+}
+
+/// Reads a `[T; N]` written as the dense array `dense_id` of exactly `N` elements straight
+/// into the array (no `Vec` in between), for the element types [`Dense::get_array`] fills;
+/// `None`, with nothing consumed, for any other form (the general path reads it and reports
+/// a wrong count).
+#[inline]
+pub(crate) fn read_dense_array<'de, T: Dense + Default, const N: usize>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+    dense_id: TypeId,
+) -> Result<Option<[T; N]>> {
+    if id != dense_id || id == TypeId::Binary {
+        return Ok(None);
+    }
+    let at = ctx.reader.position();
+    let len = dense_len(ctx, T::SIZE)?;
+    if len != N.saturating_mul(T::SIZE) {
+        ctx.reader.rewind_to(at)?;
+        return Ok(None);
+    }
+    let mut out = [T::default(); N];
+    if !T::get_array(&mut ctx.reader, &mut out)? {
+        ctx.reader.rewind_to(at)?;
+        return Ok(None);
+    }
+    Ok(Some(out))
 }
 
 /// Reads a `Vec<T>` written either as the dense array `dense_id` (or BINARY / UINT8_ARRAY

@@ -500,6 +500,19 @@ pub trait Deserialize<'de>: WireType + Sized {
         Self::read_vec(ctx, id).map(std::borrow::Cow::Owned)
     }
 
+    /// Reads the payload of a `[Self; N]` whose type info was `id` straight into an array,
+    /// where the element type has a fixed-width dense form; `None` (nothing consumed) where
+    /// the caller reads it as a `Vec` instead.
+    #[doc(hidden)]
+    #[inline]
+    fn read_array<const N: usize>(
+        ctx: &mut ReadContext<'de, '_>,
+        id: TypeId,
+    ) -> Result<Option<[Self; N]>> {
+        let _ = (ctx, id);
+        Ok(None)
+    }
+
     /// Reads the payload of a `Vec<Self>` whose type info was `id`.
     #[doc(hidden)]
     #[inline]

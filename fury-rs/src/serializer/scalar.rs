@@ -153,6 +153,14 @@ macro_rules! primitive {
             }
 
             #[inline]
+            fn read_array<const N: usize>(
+                ctx: &mut ReadContext<'de, '_>,
+                id: TypeId,
+            ) -> Result<Option<[Self; N]>> {
+                super::array::read_dense_array(ctx, id, TypeId::$vec_id)
+            }
+
+            #[inline]
             fn read_slice_cow(
                 ctx: &mut ReadContext<'de, '_>,
                 id: TypeId,

@@ -291,6 +291,9 @@ impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for [T; N] {
     }
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        if let Some(items) = T::read_array::<N>(ctx, id)? {
+            return Ok(items);
+        }
         let at = ctx.reader.position();
         let items = T::read_vec(ctx, id)?;
         items.try_into().map_err(|items: Vec<T>| {
