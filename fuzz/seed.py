@@ -24,13 +24,26 @@ CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 VALUE_TARGETS = ["value_plain", "value_compat", "value_ref", "value_compat_ref"]
 
 
+ENTRY = r'(?:eq|graph|evo)!\(\s*"([^"]+)"'
+
+
 def entry_names(source, table):
-    """The entry names of a table in checks.rs, in table order (ref entries appended)."""
+    """The entry names of a table in checks.rs, in table order: the entries before the
+    reference entries, those, then the entries appended after them."""
     begin = source.index(f"// seed.py: {table} begin")
     end = source.index(f"// seed.py: {table} end")
-    names = re.findall(r'(?:eq|graph|evo)!\(\s*"([^"]+)"', source[begin:end])
+    before, after = source[begin:end].split("ref_entries!(", 1)
     refs = source[source.index("macro_rules! ref_entries") : source.index("// seed.py: SAME_SCHEMA begin")]
-    return names + re.findall(r'(?:eq|graph|evo)!\(\s*"([^"]+)"', refs)
+    return re.findall(ENTRY, before) + re.findall(ENTRY, refs) + re.findall(ENTRY, after)
+
+
+def borrowed_names():
+    """The entry names of the borrowed table (fuzz/src/borrowed.rs), once: the table holds
+    them in same-schema mode, then again in compatible mode."""
+    with open(os.path.join(ROOT, "fuzz", "src", "borrowed.rs")) as f:
+        src = f.read()
+    body = src[src.index("macro_rules! entries") : src.index("// seed.py: BORROWED begin")]
+    return re.findall(r'bor!\(\s*"([^"]+)"', body)
 
 
 def load_vectors():
@@ -154,6 +167,19 @@ def main():
             write("typedef", seed, written)
 
     kinds_seeds(source, written)
+
+    # borrowed: struct vectors under the entry of their schema in their own mode; the root
+    # vectors (conformance/vectors, all compatible) under both modes' entries.
+    names = borrowed_names()
+    for v in vectors:
+        raw = bytes.fromhex(v["hex"])
+        schema = v.get("schema")
+        struct = v["name"].startswith(("structs/", "compat/"))
+        modes = [settings(v).get("compatible", True)] if struct else [False, True]
+        for i, entry in enumerate(names):
+            if entry == schema:
+                for compatible in modes:
+                    write("borrowed", bytes([i + len(names) * compatible]) + raw, written)
 
     for t in sorted(written):
         print(f"{t}: {written[t]} new seed files")

@@ -83,6 +83,7 @@ fn entry_of(target: &str, data: &[u8]) -> Option<&'static str> {
     let table = match target {
         "derived_same_schema" => checks::same_schema(),
         "derived_compat" => checks::compat_table(),
+        "borrowed" => checks::borrowed::table(),
         _ => return None,
     };
     data.first().map(|&b| table[b as usize % table.len()].name)

@@ -24,6 +24,9 @@ pub mod ref_types;
 #[path = "kinds.rs"]
 pub mod kinds;
 
+#[path = "borrowed.rs"]
+pub mod borrowed;
+
 use compat_mirror as cm;
 use ref_types as rt;
 use structs_mirror as sm;
@@ -496,6 +499,16 @@ pub fn same_schema() -> &'static [Entry] {
             eq!("map<string,list<Person>>", Map<String, Vec<sm::Person>>, plain()),
         ];
         table.extend(ref_entries!(false));
+        // Appended later: the plain nested structs (the direct read path).
+        table.extend([
+            eq!("Vec3", sm::Vec3, plain()),
+            eq!("Vec2", sm::Vec2, plain()),
+            eq!("Triangle", sm::Triangle, plain()),
+            eq!("Sprite", sm::Sprite, plain()),
+            eq!("Mesh", sm::Mesh, plain()),
+            eq!("list<Triangle>", Vec<sm::Triangle>, plain()),
+            eq!("list<Sprite>", Vec<sm::Sprite>, plain()),
+        ]);
         table
     })
 }
@@ -575,6 +588,16 @@ pub fn compat_table() -> &'static [Entry] {
             evo!("EvoBadListV1", cm::EvoBadListV1),
         ];
         table.extend(ref_entries!(true));
+        // Appended later: the plain nested structs (the direct read path).
+        table.extend([
+            eq!("Vec3", cm::Vec3, compat()),
+            eq!("Vec2", cm::Vec2, compat()),
+            eq!("Triangle", cm::Triangle, compat()),
+            eq!("Sprite", cm::Sprite, compat()),
+            eq!("Mesh", cm::Mesh, compat()),
+            eq!("list<Triangle>", Vec<cm::Triangle>, compat()),
+            eq!("list<Sprite>", Vec<cm::Sprite>, compat()),
+        ]);
         table
     })
 }
@@ -703,6 +726,7 @@ pub const TARGETS: &[&str] = &[
     "prefix_stream",
     "typedef",
     "kinds",
+    "borrowed",
 ];
 
 /// Runs target `name` on one input; false if there is no such target.
@@ -717,6 +741,7 @@ pub fn run(name: &str, data: &[u8]) -> bool {
         "prefix_stream" => prefix_stream(data),
         "typedef" => typedef(data),
         "kinds" => kinds::kinds(data),
+        "borrowed" => borrowed::borrowed(data),
         _ => return false,
     }
     true
