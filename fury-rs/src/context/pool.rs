@@ -10,6 +10,9 @@ pub(super) struct WriteExtra {
     pub(super) ref_types: Vec<u8>,
     /// Registry indices of the shared types after the first `SHARED_INLINE` of a stream.
     pub(super) shared_more: Vec<u32>,
+    /// Headers of the TypeDefs shared in this stream that no registry entry owns (those of
+    /// `Value::Struct`s read from a peer), by their synthetic index `u32::MAX - position`.
+    pub(super) dynamic_defs: Vec<u64>,
 }
 
 /// Read state that only some streams need (TypeDefs, reference ids).
@@ -39,6 +42,7 @@ impl WriteExtra {
         if self.seen.capacity() > SPARE_LIMIT
             || self.ref_types.capacity() > SPARE_LIMIT
             || self.shared_more.capacity() > SPARE_LIMIT
+            || self.dynamic_defs.capacity() > SPARE_LIMIT
             || self.meta_strings.len() > SPARE_LIMIT
         {
             return false;
@@ -47,6 +51,7 @@ impl WriteExtra {
         self.seen.clear();
         self.ref_types.clear();
         self.shared_more.clear();
+        self.dynamic_defs.clear();
         true
     }
 }

@@ -31,7 +31,7 @@ impl<'de> Dynamic<'de> for Value {
 /// Reads the body of a compatible struct described by `def` as a [`Value::Struct`].
 fn read_struct_value<'de>(
     ctx: &mut ReadContext<'de, '_>,
-    def: &crate::resolver::RemoteTypeDef,
+    def: &std::sync::Arc<crate::resolver::RemoteTypeDef>,
 ) -> Result<Value> {
     use crate::meta::typedef::TypeDefRegistration;
     let type_name = match &def.def.registration {
@@ -52,10 +52,9 @@ fn read_struct_value<'de>(
         fields.push((crate::resolver::plan::name_of(&f.id), v));
     }
     ctx.leave();
-    Ok(Value::Struct(Box::new(crate::value::StructValue {
-        type_name,
-        fields,
-    })))
+    Ok(Value::Struct(Box::new(
+        crate::value::StructValue::with_typedef(type_name, fields, def.clone()),
+    )))
 }
 
 impl WireType for Value {
@@ -90,6 +89,7 @@ impl Serialize for Value {
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let id = match self {
+            Value::Struct(s) => return super::write::struct_type_info(s, ctx),
             // A back reference carries the type of the value it names.
             Value::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
             other => other.type_id() as u8,
@@ -119,9 +119,12 @@ impl Serialize for Value {
 
     #[inline]
     fn same_type(&self, other: &Self) -> bool {
-        matches!(self, Value::Ref(_))
-            || matches!(other, Value::Ref(_))
-            || self.type_id() == other.type_id()
+        match (self, other) {
+            (Value::Ref(_), _) | (_, Value::Ref(_)) => true,
+            // Structs share type info only when they name the same TypeDef.
+            (Value::Struct(a), Value::Struct(b)) => super::write::same_struct_type(a, b),
+            _ => self.type_id() == other.type_id(),
+        }
     }
 
     #[inline]
@@ -169,7 +172,7 @@ impl Serialize for Value {
 }
 
 #[inline(never)]
-fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
+pub(super) fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
     let w = &mut ctx.writer;
     match value {
         Value::Null => {}
@@ -205,7 +208,8 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
                 what: "a Value::Ref outside a position that carries reference flags".to_string(),
             }))
         }
-        Value::Enum(_) | Value::Struct(_) | Value::Union(..) => {
+        Value::Struct(s) => return super::write::struct_body(s, ctx),
+        Value::Enum(_) | Value::Union(..) => {
             return Err(crate::Error::new(ErrorKind::Unsupported {
                 what: "writing an enum, struct or union known only as a dynamic Value".to_string(),
             }))
@@ -407,7 +411,7 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
 
 /// The kinds a writer tracks (gives a reference id) with tracking on: what
 /// `Value::is_ref_type` says of a value, by its type id.
-fn tracked_kind(id: TypeId) -> bool {
+pub(super) fn tracked_kind(id: TypeId) -> bool {
     let row = id.row();
     row.tracked || row.family == crate::types::table::Family::Struct
 }
