@@ -154,7 +154,7 @@ pub enum Value {
 /// }
 ///
 /// let mut fury = Fury::builder().compatible(true).build();
-/// fury.register::<Point>(100).unwrap();
+/// fury.register_by_id::<Point>(100).unwrap();
 /// let bytes = fury.serialize(&Point { x: 1, y: 2 }).unwrap();
 ///
 /// // Another process, which does not know `Point`, reads and writes it back unchanged.
