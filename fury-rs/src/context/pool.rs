@@ -25,11 +25,12 @@ pub(super) struct ReadExtra {
     /// `ReadContext::break_cycles`).
     pub(super) placeholders: Vec<(usize, ClearCell)>,
     /// A stream whose root is a dynamic `Value`, read with tracking on: its back references
-    /// are renumbered as the writer numbers them (`canon` ids so far; `lone`: the next value
-    /// is the present side of a null map pair, which the writer always flags).
+    /// are renumbered as the writer numbers them (`canon` ids so far; `count`: whether the
+    /// writer gives the next value an id, when its position decides that rather than its
+    /// kind -- the present side of a null map pair, a declared struct field).
     pub(super) canonical: bool,
     pub(super) canon: u32,
-    pub(super) lone: bool,
+    pub(super) count: Option<bool>,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -68,7 +69,7 @@ impl ReadExtra {
         self.placeholders.clear();
         self.canonical = false;
         self.canon = 0;
-        self.lone = false;
+        self.count = None;
         true
     }
 }

@@ -34,6 +34,13 @@ fn read_struct_value<'de>(
     def: &std::sync::Arc<crate::resolver::RemoteTypeDef>,
 ) -> Result<Value> {
     use crate::meta::typedef::TypeDefRegistration;
+    if !def.def.is_struct() {
+        // Read as a struct, it could not be written back as one.
+        return Err(ctx.error(ErrorKind::Invalid {
+            what: "a struct's type info names a TypeDef that does not describe a struct"
+                .to_string(),
+        }));
+    }
     let type_name = match &def.def.registration {
         TypeDefRegistration::Id(id) => format!("#{id}"),
         TypeDefRegistration::Name {
@@ -245,9 +252,10 @@ impl<'de> Deserialize<'de> for Value {
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         if ctx.values_canonical() {
-            // The root, a lone side of a null pair, or a tracked kind: the writer flags it.
-            let lone = ctx.take_lone();
-            if lone || ctx.peek_canon() == 0 || tracked_kind(id) {
+            // Where the position decides (a lone side of a null pair, a struct field), as it
+            // says; otherwise the root and the tracked kinds: the writer flags them.
+            let counted = ctx.take_count();
+            if counted.unwrap_or(ctx.peek_canon() == 0 || tracked_kind(id)) {
                 ctx.bump_canon();
             }
         }
@@ -289,7 +297,8 @@ impl<'de> Deserialize<'de> for Value {
 
     /// A stream whose root is a `Value`, with tracking on, has its back references
     /// renumbered as the writer numbers values: the root, every value of a tracked kind
-    /// (containers, binary, time, structs) and the present side of a null map pair, in
+    /// (containers, binary, time, structs), the value of a ref `any` field of a struct and
+    /// the present side of a null map pair, in
     /// stream order, whether or not the stream flagged them. pyfory numbers the same way, so
     /// its ids are kept; a stream that numbers otherwise still reads to a `Value` that writes
     /// back to bytes that read to it.
@@ -411,7 +420,7 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
 
 /// The kinds a writer tracks (gives a reference id) with tracking on: what
 /// `Value::is_ref_type` says of a value, by its type id.
-pub(super) fn tracked_kind(id: TypeId) -> bool {
+pub(crate) fn tracked_kind(id: TypeId) -> bool {
     let row = id.row();
     row.tracked || row.family == crate::types::table::Family::Struct
 }

@@ -3,6 +3,8 @@
 mod codec;
 mod write;
 
+pub(crate) use codec::tracked_kind;
+
 use crate::float16::{BF16, F16};
 use crate::temporal::{Date, Duration, Timestamp};
 use crate::types::TypeId;

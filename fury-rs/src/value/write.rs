@@ -135,11 +135,38 @@ pub(super) fn struct_type_info(s: &StructValue, ctx: &mut WriteContext) -> Resul
 pub(super) fn struct_body(s: &StructValue, ctx: &mut WriteContext) -> Result<()> {
     let sc = schema(s, ctx)?;
     if s.fields.len() != sc.fields.len() {
+        let declared: Vec<String> = sc
+            .fields
+            .iter()
+            .map(|f| crate::resolver::plan::name_of(&f.id))
+            .collect();
+        let extra: Vec<&str> = s
+            .fields
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .filter(|n| !declared.iter().any(|d| d == n))
+            .collect();
+        let missing: Vec<&str> = declared
+            .iter()
+            .map(String::as_str)
+            .filter(|d| s.get(d).is_none())
+            .collect();
         return Err(invalid(format!(
-            "struct {} holds {} fields where its TypeDef declares {}",
+            "struct {} holds {} fields where its schema declares {} (not in the schema: {}; \
+             without a value: {})",
             s.type_name,
             s.fields.len(),
-            sc.fields.len()
+            sc.fields.len(),
+            if extra.is_empty() {
+                "none".to_string()
+            } else {
+                extra.join(", ")
+            },
+            if missing.is_empty() {
+                "none".to_string()
+            } else {
+                missing.join(", ")
+            },
         )));
     }
     ctx.enter()?;
@@ -156,10 +183,13 @@ pub(super) fn struct_body(s: &StructValue, ctx: &mut WriteContext) -> Result<()>
             )));
         };
         write_declared(v, &f.field_type, ctx).map_err(|e| {
-            if matches!(e.kind(), ErrorKind::DepthLimit { .. }) {
-                e
-            } else {
-                invalid(format!("struct {} field {name}: {e}", s.type_name))
+            let what = format!("struct {} field {name}: {e}", s.type_name);
+            match e.kind() {
+                ErrorKind::DepthLimit { .. } => e,
+                // What this writer cannot do yet stays `Unsupported`; a value that does not
+                // fit its schema is `Invalid`.
+                ErrorKind::Unsupported { .. } => unsupported(what),
+                _ => invalid(what),
             }
         })?;
     }
@@ -174,13 +204,19 @@ fn tracked(t: &FieldType, ctx: &WriteContext) -> bool {
 
 /// Writes `v` where `t` is declared: the flag if `t` is nullable or tracked, then type info
 /// only where the peer writes it (`any` and structs), then the payload.
+///
+/// A field declared ref takes `00` (an id) and `fe` for an `any` field, whatever the value
+/// (spec 09 §9.8), and for a tracked kind; an "other untracked" kind (enum, float16,
+/// bfloat16, dense arrays) gets `ff`, as pyfory writes it. The reader's renumbering of a
+/// dynamic value (`read_declared`) counts exactly the values given an id here.
 fn write_declared(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()> {
     let any = t.type_id == TypeId::Unknown as u8;
-    if tracked(t, ctx) {
+    let numbered = any || TypeId::from_u8(t.type_id).is_some_and(super::codec::tracked_kind);
+    if tracked(t, ctx) && numbered {
         if v.write_ref_flag(ctx, true)? {
             return Ok(());
         }
-    } else if t.nullable {
+    } else if t.nullable || tracked(t, ctx) {
         if v.is_null() {
             ctx.writer.u8(RefFlag::Null.byte());
             return Ok(());
@@ -386,7 +422,16 @@ fn write_declared_map(
     if k_any && v_any {
         return write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), false, ctx);
     }
-    if ctx.ref_tracking() && (tracked_elements(kt.type_id) || tracked_elements(vt.type_id)) {
+    // With tracking on, a side of a tracked kind carries flags and ids (spec 09 §9.6), which
+    // this writer does not produce for declared maps yet; nor for a tracked value (a list, a
+    // struct...) on an `any` side.
+    let tracked_value = |v: &Value| super::codec::tracked_kind(v.type_id());
+    if ctx.ref_tracking()
+        && (tracked_elements(kt.type_id)
+            || tracked_elements(vt.type_id)
+            || (k_any && pairs.iter().any(|(k, _)| tracked_value(k)))
+            || (v_any && pairs.iter().any(|(_, v)| tracked_value(v))))
+    {
         return Err(unsupported(
             "a declared map with reference-tracked keys or values in a dynamic struct".to_string(),
         ));
