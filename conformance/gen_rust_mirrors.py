@@ -1165,8 +1165,8 @@ class CompatGen(Gen):
                 parts.append(f"(String::from({rust_str(label)}), {inner})")
             body = f"vec![{', '.join(parts)}]" if parts else "Vec::new()"
             return (
-                "fury::Value::Struct(Box::new(fury::StructValue { type_name: "
-                f"String::from({rust_str(self.registration_name(td))}), fields: {body} }}))"
+                "fury::Value::Struct(Box::new(fury::StructValue::new("
+                f"{rust_str(self.registration_name(td))}, {body})))"
             )
         return super().dyn_value(node, path, st)
 

@@ -372,7 +372,7 @@ pub fn value_to_node(
         track_refs,
         next_id: 0,
     };
-    cx.node(v, schema, true)
+    cx.node(v, schema, Some(true))
 }
 
 struct ToNode<'a> {
@@ -391,9 +391,10 @@ fn strs<T: ToString>(xs: &[T]) -> Json {
 }
 
 impl ToNode<'_> {
-    /// `flagged`: a position whose value takes an id whatever its kind (the root, the present
-    /// side of a map pair with a null).
-    fn node(&mut self, v: &Value, schema: &Schema, flagged: bool) -> R<Json> {
+    /// `count`: whether the position gives its value an id whatever its kind (`Some(true)`:
+    /// the root, the present side of a map pair with a null, a ref `any` field) or none
+    /// (`Some(false)`: a struct field not declared ref); `None`: as the kind says.
+    fn node(&mut self, v: &Value, schema: &Schema, count: Option<bool>) -> R<Json> {
         let schema = match schema {
             Schema::Unary("option", inner) => inner.as_ref(),
             s => s,
@@ -412,7 +413,7 @@ impl ToNode<'_> {
                 | Value::Duration(_)
         );
         let ref_id = if self.track_refs
-            && (flagged || tracked)
+            && count.unwrap_or(tracked)
             && !v.is_null()
             && !matches!(v, Value::Ref(_))
         {
@@ -479,7 +480,7 @@ impl ToNode<'_> {
                         Schema::Tuple(ts) => ts.get(i).cloned().unwrap_or(Schema::Any),
                         s => elem(s),
                     };
-                    out.push(self.node(x, &s, false)?);
+                    out.push(self.node(x, &s, None)?);
                 }
                 serde_json::json!({"type": kind, "items": out})
             }
@@ -491,7 +492,7 @@ impl ToNode<'_> {
                 let mut out = Vec::with_capacity(pairs.len());
                 for (k, x) in pairs {
                     // the present side of a pair with a null carries its own flag, so an id
-                    let lone = k.is_null() || x.is_null();
+                    let lone = (k.is_null() || x.is_null()).then_some(true);
                     out.push(Json::Array(vec![
                         self.node(k, &ks, lone)?,
                         self.node(x, &vs, lone)?,
@@ -567,7 +568,20 @@ impl ToNode<'_> {
                 continue; // a field the local type does not declare: dropped, as a reader does
             };
             let schema = Schema::parse(decl["schema"].as_str().unwrap_or("any"))?;
-            let node = self.node(value, &schema, false)?;
+            // As fury's writer numbers a struct's fields (spec 09 §9.8): a field declared
+            // ref gives an id to every value if it is `any`, else to the tracked kinds; a
+            // plain field to none.
+            let declared_ref = decl["ref"].as_bool().unwrap_or(false);
+            let count = if !declared_ref {
+                Some(false)
+            } else if matches!(&schema, Schema::Any)
+                || matches!(&schema, Schema::Unary("option", inner) if matches!(**inner, Schema::Any))
+            {
+                Some(true)
+            } else {
+                None
+            };
+            let node = self.node(value, &schema, count)?;
             fields.insert(decl["name"].as_str().unwrap_or("?").to_string(), node);
         }
         Ok(serde_json::json!({"type": "struct", "name": name, "fields": fields}))

@@ -106,29 +106,9 @@ const DIVERGENCES: &[(&str, &str, &str)] = &[
         "pyfory formats 7 into a string field; fury-rs refuses string<->number conversions",
     ),
     (
-        "compat/roots/two_struct_types",
-        "known only as a dynamic Value",
-        "a struct held in a dynamic Value (Value::Struct) can be read but not written yet",
-    ),
-    (
         "compat/roots/structs_and_enums",
         "known only as a dynamic Value",
-        "structs and enums held in a dynamic Value can be read but not written yet",
-    ),
-    (
-        "compat/roots/struct_in_any_fields",
-        "known only as a dynamic Value",
-        "structs and enums in `any` fields can be read but not written yet",
-    ),
-    (
-        "compat/evolution/drop/any_point/removed",
-        "known only as a dynamic Value",
-        "the writer's value holds a struct in an `any` field: read works, writing it does not yet",
-    ),
-    (
-        "compat/evolution/skip_all/v1_to_v2",
-        "known only as a dynamic Value",
-        "the writer's value holds a struct in an `any` field: read works, writing it does not yet",
+        "an enum held in a dynamic Value (Value::Enum keeps no registration) can be read but not written yet",
     ),
 ];
 

@@ -3343,12 +3343,12 @@ pub fn value_roots_point_pair_null() -> PointPair {
 
 /// `compat/roots/two_struct_types`: the writer's value (list<any>)
 pub fn value_roots_two_struct_types() -> Vec<fury::Value> {
-    vec![fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))] })), fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("a_b.MyHTTPServer2"), fields: vec![(String::from("port"), fury::Value::UInt16(8080u16)), (String::from("host"), fury::Value::String(String::from("example.org")))] })), fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(0i32)), (String::from("x"), fury::Value::VarInt32(0i32))] })), fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("a_b.MyHTTPServer2"), fields: vec![(String::from("port"), fury::Value::UInt16(0u16)), (String::from("host"), fury::Value::String(String::from("")))] }))]
+    vec![fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))), fury::Value::Struct(Box::new(fury::StructValue::new("a_b.MyHTTPServer2", vec![(String::from("port"), fury::Value::UInt16(8080u16)), (String::from("host"), fury::Value::String(String::from("example.org")))]))), fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(0i32)), (String::from("x"), fury::Value::VarInt32(0i32))]))), fury::Value::Struct(Box::new(fury::StructValue::new("a_b.MyHTTPServer2", vec![(String::from("port"), fury::Value::UInt16(0u16)), (String::from("host"), fury::Value::String(String::from("")))])))]
 }
 
 /// `compat/roots/structs_and_enums`: the writer's value (list<any>)
 pub fn value_roots_structs_and_enums() -> Vec<fury::Value> {
-    vec![fury::Value::Enum(0), fury::Value::Enum(1), fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))] })), fury::Value::Enum(0), fury::Value::Enum(2)]
+    vec![fury::Value::Enum(0), fury::Value::Enum(1), fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))), fury::Value::Enum(0), fury::Value::Enum(2)]
 }
 
 /// `compat/roots/map_of_points`: the writer's value (map<string,Point>)
@@ -3369,9 +3369,9 @@ pub fn value_roots_map_point_values_and_enum_keys() -> std::collections::BTreeMa
 /// `compat/roots/struct_in_any_fields`: the writer's value (Dynamic)
 pub fn value_roots_struct_in_any_fields() -> Dynamic {
     Dynamic {
-        value: fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))] })),
-        values: vec![fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(4i32)), (String::from("x"), fury::Value::VarInt32(3i32))] })), fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("a_b.MyHTTPServer2"), fields: vec![(String::from("port"), fury::Value::UInt16(8080u16)), (String::from("host"), fury::Value::String(String::from("example.org")))] }))],
-        props: [(String::from("p"), fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(6i32)), (String::from("x"), fury::Value::VarInt32(5i32))] }))), (String::from("s"), fury::Value::String(String::from("str")))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        value: fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))),
+        values: vec![fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(4i32)), (String::from("x"), fury::Value::VarInt32(3i32))]))), fury::Value::Struct(Box::new(fury::StructValue::new("a_b.MyHTTPServer2", vec![(String::from("port"), fury::Value::UInt16(8080u16)), (String::from("host"), fury::Value::String(String::from("example.org")))])))],
+        props: [(String::from("p"), fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(6i32)), (String::from("x"), fury::Value::VarInt32(5i32))])))), (String::from("s"), fury::Value::String(String::from("str")))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
     }
 }
 
@@ -5427,7 +5427,7 @@ pub fn expected_evolution_drop_any_string_added() -> EvoDropAnyString {
 pub fn value_evolution_drop_any_point_removed() -> EvoDropAnyPoint {
     EvoDropAnyPoint {
         keep: 7i32,
-        dropped: fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(1i32)), (String::from("x"), fury::Value::VarInt32(1i32))] })),
+        dropped: fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(1i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))),
         tail: String::from("end"),
     }
 }
@@ -5687,7 +5687,7 @@ pub fn value_evolution_skip_all_v1_to_v2() -> EvoSkipV1 {
         r_uint8_array: fury::UInt8Array(vec![1u8, 2u8, 3u8]),
         r_any_int: fury::Value::VarInt64(5i64),
         r_any_string: fury::Value::String(String::from("s")),
-        r_any_point: fury::Value::Struct(Box::new(fury::StructValue { type_name: String::from("#100"), fields: vec![(String::from("y"), fury::Value::Int32(1i32)), (String::from("x"), fury::Value::VarInt32(1i32))] })),
+        r_any_point: fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(1i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))),
         r_any_list: fury::Value::List(vec![fury::Value::VarInt64(1i64), fury::Value::String(String::from("two"))]),
         r_list_any: vec![fury::Value::VarInt64(1i64), fury::Value::String(String::from("two")), fury::Value::Float64(f64::from_bits(0x400c000000000000))],
         r_map_string_any: [(String::from("i"), fury::Value::VarInt64(1i64)), (String::from("s"), fury::Value::String(String::from("x")))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),

@@ -10,6 +10,9 @@ pub(super) struct WriteExtra {
     pub(super) ref_types: Vec<u8>,
     /// Registry indices of the shared types after the first `SHARED_INLINE` of a stream.
     pub(super) shared_more: Vec<u32>,
+    /// Headers of the TypeDefs shared in this stream that no registry entry owns (those of
+    /// `Value::Struct`s read from a peer), by their synthetic index `u32::MAX - position`.
+    pub(super) dynamic_defs: Vec<u64>,
 }
 
 /// Read state that only some streams need (TypeDefs, reference ids).
@@ -22,11 +25,12 @@ pub(super) struct ReadExtra {
     /// `ReadContext::break_cycles`).
     pub(super) placeholders: Vec<(usize, ClearCell)>,
     /// A stream whose root is a dynamic `Value`, read with tracking on: its back references
-    /// are renumbered as the writer numbers them (`canon` ids so far; `lone`: the next value
-    /// is the present side of a null map pair, which the writer always flags).
+    /// are renumbered as the writer numbers them (`canon` ids so far; `count`: whether the
+    /// writer gives the next value an id, when its position decides that rather than its
+    /// kind -- the present side of a null map pair, a declared struct field).
     pub(super) canonical: bool,
     pub(super) canon: u32,
-    pub(super) lone: bool,
+    pub(super) count: Option<bool>,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -39,6 +43,7 @@ impl WriteExtra {
         if self.seen.capacity() > SPARE_LIMIT
             || self.ref_types.capacity() > SPARE_LIMIT
             || self.shared_more.capacity() > SPARE_LIMIT
+            || self.dynamic_defs.capacity() > SPARE_LIMIT
             || self.meta_strings.len() > SPARE_LIMIT
         {
             return false;
@@ -47,6 +52,7 @@ impl WriteExtra {
         self.seen.clear();
         self.ref_types.clear();
         self.shared_more.clear();
+        self.dynamic_defs.clear();
         true
     }
 }
@@ -63,7 +69,7 @@ impl ReadExtra {
         self.placeholders.clear();
         self.canonical = false;
         self.canon = 0;
-        self.lone = false;
+        self.count = None;
         true
     }
 }

@@ -144,20 +144,20 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         e.canon = e.canon.saturating_add(1);
     }
 
-    /// Marks (or unmarks) the next value as the present side of a null map pair.
+    /// Says whether the writer gives the next value an id (`Some`), where its position
+    /// decides that rather than its kind: `Some(true)` for the present side of a null map
+    /// pair, `Some(false)` for a struct field not declared ref. `None` leaves it to the kind.
     #[inline]
-    pub(crate) fn set_lone(&mut self, on: bool) {
+    pub(crate) fn set_count(&mut self, count: Option<bool>) {
         if let Some(e) = self.extra.as_mut().filter(|e| e.canonical) {
-            e.lone = on;
+            e.count = count;
         }
     }
 
-    /// Whether the value being read is the present side of a null map pair (and forgets it).
+    /// What [`set_count`](Self::set_count) said of the value being read (and forgets it).
     #[inline]
-    pub(crate) fn take_lone(&mut self) -> bool {
-        self.extra
-            .as_mut()
-            .is_some_and(|e| std::mem::replace(&mut e.lone, false))
+    pub(crate) fn take_count(&mut self) -> Option<bool> {
+        self.extra.as_mut().and_then(|e| e.count.take())
     }
 
     /// Notes that `slot` holds a placeholder cell that `empty_placeholder` can empty.

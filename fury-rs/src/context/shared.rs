@@ -70,6 +70,21 @@ impl<'a> WriteContext<'a> {
         ((n as u32) << 1, true)
     }
 
+    /// [`WriteContext::shared_marker`] for a TypeDef that no registry entry owns (the one a
+    /// `Value::Struct` was read with), identified by its 8-byte header. It takes a synthetic
+    /// index counted down from `u32::MAX`, far above any registry position.
+    pub(crate) fn shared_marker_dynamic(&mut self, header: u64) -> (u32, bool) {
+        let extra = self.extra.get_or_insert_with(take_write_extra);
+        let i = match extra.dynamic_defs.iter().position(|&h| h == header) {
+            Some(i) => i,
+            None => {
+                extra.dynamic_defs.push(header);
+                extra.dynamic_defs.len() - 1
+            }
+        };
+        self.shared_marker(u32::MAX - i as u32)
+    }
+
     /// The one-byte meta-share marker that names again the type at registry index `index`,
     /// if this stream shared it before among its first types; `None` otherwise (the general
     /// path then writes what is needed).

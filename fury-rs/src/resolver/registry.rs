@@ -412,6 +412,24 @@ impl Registry {
         self.entries.get(index as usize)
     }
 
+    /// The entry of kind `kind` registered as `registration`, if any (for values known only
+    /// by their wire identity, such as a `Value::Struct`).
+    pub(crate) fn find(
+        &self,
+        kind: UserKind,
+        registration: &TypeDefRegistration,
+    ) -> Option<&TypeEntry> {
+        let key = match registration {
+            TypeDefRegistration::Id(id) => self.by_id.get(&(kind, *id))?,
+            TypeDefRegistration::Name {
+                namespace,
+                type_name,
+            } => self.by_name.get(&(namespace.clone(), type_name.clone()))?,
+        };
+        let e = self.entries.get(*self.by_type.get(key)?)?;
+        (e.kind == kind).then_some(e)
+    }
+
     /// The registration of `T`, or the error naming the unregistered type.
     #[inline]
     pub fn entry<T: UserType>(&self) -> Result<&TypeEntry> {

@@ -36,36 +36,67 @@ pub(crate) fn is_struct_kind(id: u8) -> bool {
     wire_type(id).is_some_and(|t| t.family == Family::Struct)
 }
 
+/// Whether values of the declared type `id` take reference ids in tracked positions.
+fn tracked_kind(id: u8) -> bool {
+    TypeId::from_u8(id).is_some_and(crate::value::tracked_kind)
+}
+
 /// Reads a value declared as `t` (with its null flag if `t` is nullable): payload only where
 /// the type is declared, type info where the peer writes it.
 pub(crate) fn read_declared<'de, D: Dynamic<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     t: &FieldType,
 ) -> Result<D> {
-    let item = Declared::<D>::new(t);
+    let any = t.type_id == TypeId::Unknown as u8;
+    let tracked = t.track_ref && ctx.ref_tracking() && !inline_kind(t.type_id);
+    // The writer of a dynamic value (value/write.rs) numbers a field's value exactly when
+    // the field is declared ref and is `any` (every kind, ints and strings included, spec
+    // 09 §9.8) or of a tracked kind; a plain field takes no id, whatever its kind.
+    let item = Declared::<D>::with_count(t, Some(tracked && (any || tracked_kind(t.type_id))));
     let mut slot = None;
-    if t.nullable || (t.track_ref && ctx.ref_tracking() && !inline_kind(t.type_id)) {
+    if t.nullable || tracked {
         match super::refs::read_flag(ctx, &item)? {
             super::refs::Flagged::Done(v) => return Ok(v),
             super::refs::Flagged::Read(s) => slot = s,
         }
     }
-    let id = t.type_id;
-    let v = if id == TypeId::Unknown as u8 || is_struct_kind(id) {
+    let v = if any || is_struct_kind(t.type_id) {
         let wire = read_type_info::<D>(ctx)?;
-        D::read_typed(ctx, wire)?
+        item.read(ctx, Some(wire))?
     } else {
         item.read(ctx, None)?
     };
     Ok(super::refs::finish(ctx, &item, v, slot))
 }
 
-/// Reads items of a declared type (from a TypeDef) in the dynamic form `D`.
-struct Declared<'t, D>(&'t FieldType, std::marker::PhantomData<D>);
+/// Reads items of a declared type (from a TypeDef) in the dynamic form `D`. `count`: whether
+/// the writer of a dynamic value gives each item an id (`None`: as its kind says).
+struct Declared<'t, D> {
+    t: &'t FieldType,
+    count: Option<bool>,
+    _form: std::marker::PhantomData<D>,
+}
 
 impl<'t, D> Declared<'t, D> {
+    /// Items whose numbering follows their kind (map sides, and elements of `any`).
     fn new(t: &'t FieldType) -> Self {
-        Declared(t, std::marker::PhantomData)
+        Declared::with_count(t, None)
+    }
+
+    fn with_count(t: &'t FieldType, count: Option<bool>) -> Self {
+        Declared {
+            t,
+            count,
+            _form: std::marker::PhantomData,
+        }
+    }
+
+    /// Elements of a declared list or set: with tracking on, the writer flags (and numbers)
+    /// the elements of a tracked kind.
+    fn element(t: &'t FieldType, tracking: bool) -> Self {
+        let count =
+            (t.type_id != TypeId::Unknown as u8).then(|| tracking && tracked_kind(t.type_id));
+        Declared::with_count(t, count)
     }
 }
 
@@ -84,17 +115,36 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
         D::from_ref(ctx, id, at)
     }
 
-    fn begin_ref(&self, _ctx: &mut ReadContext<'de, '_>, _slot: usize) {}
+    fn begin_ref(&self, ctx: &mut ReadContext<'de, '_>, slot: usize) {
+        D::begin_ref(ctx, slot)
+    }
 
     fn keep_ref(&self, ctx: &mut ReadContext<'de, '_>, v: D, slot: usize) -> D {
         v.keep_ref(ctx, slot)
     }
 
     fn read(&self, ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<D> {
-        if let Some(id) = id {
-            return D::read_typed(ctx, id);
+        // A dynamic value's renumbering (see `Value::read_root`): the position says whether
+        // the writer numbers this item (a lone side of a null pair always), else its kind.
+        let count = ctx.take_count().or(self.count);
+        if let Some(c) = count {
+            if c && ctx.values_canonical() {
+                ctx.bump_canon();
+            }
         }
-        let t = self.0;
+        let typed = |ctx: &mut ReadContext<'de, '_>, id: TypeId| {
+            if count.is_some() {
+                // Counted here already: `read_typed` must not count it again.
+                ctx.set_count(Some(false));
+            }
+            let v = D::read_typed(ctx, id);
+            ctx.set_count(None);
+            v
+        };
+        if let Some(id) = id {
+            return typed(ctx, id);
+        }
+        let t = self.t;
         let child = |i: usize| {
             t.children.get(i).ok_or_else(|| {
                 ctx.error(ErrorKind::Invalid {
@@ -105,11 +155,13 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
         match TypeId::from_u8(t.type_id) {
             Some(TypeId::List) => {
                 let e = child(0)?;
-                Ok(D::list(read_elements_with(ctx, &Declared::<D>::new(e))?))
+                let item = Declared::<D>::element(e, ctx.ref_tracking());
+                Ok(D::list(read_elements_with(ctx, &item)?))
             }
             Some(TypeId::Set) => {
                 let e = child(0)?;
-                Ok(D::set(read_elements_with(ctx, &Declared::<D>::new(e))?))
+                let item = Declared::<D>::element(e, ctx.ref_tracking());
+                Ok(D::set(read_elements_with(ctx, &item)?))
             }
             Some(TypeId::Map) => {
                 let (k, v) = (child(0)?, child(1)?);
@@ -123,7 +175,7 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
                 Ok(D::map(pairs))
             }
             Some(TypeId::Enum | TypeId::NamedEnum) => Ok(D::variant(ctx.reader.var_u32()?)),
-            Some(TypeId::Union) => D::read_typed(ctx, TypeId::Union),
+            Some(TypeId::Union) => typed(ctx, TypeId::Union),
             Some(
                 TypeId::Struct
                 | TypeId::NamedStruct
@@ -138,7 +190,7 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
                     t.type_id
                 ),
             })),
-            Some(other) => D::read_typed(ctx, other),
+            Some(other) => typed(ctx, other),
             None => Err(ctx.error(ErrorKind::UnknownTypeId { id: t.type_id })),
         }
     }

@@ -305,9 +305,9 @@ fn read_lone<'de, R: ItemReader<'de>>(
     track: bool,
 ) -> Result<R::Out> {
     // The writer always flags this side: a dynamic value's renumbering counts it.
-    ctx.set_lone(true);
+    ctx.set_count(Some(true));
     let r = read_lone_body(ctx, item, declared, track);
-    ctx.set_lone(false);
+    ctx.set_count(None);
     r
 }
 

@@ -31,9 +31,16 @@ impl<'de> Dynamic<'de> for Value {
 /// Reads the body of a compatible struct described by `def` as a [`Value::Struct`].
 fn read_struct_value<'de>(
     ctx: &mut ReadContext<'de, '_>,
-    def: &crate::resolver::RemoteTypeDef,
+    def: &std::sync::Arc<crate::resolver::RemoteTypeDef>,
 ) -> Result<Value> {
     use crate::meta::typedef::TypeDefRegistration;
+    if !def.def.is_struct() {
+        // Read as a struct, it could not be written back as one.
+        return Err(ctx.error(ErrorKind::Invalid {
+            what: "a struct's type info names a TypeDef that does not describe a struct"
+                .to_string(),
+        }));
+    }
     let type_name = match &def.def.registration {
         TypeDefRegistration::Id(id) => format!("#{id}"),
         TypeDefRegistration::Name {
@@ -52,10 +59,9 @@ fn read_struct_value<'de>(
         fields.push((crate::resolver::plan::name_of(&f.id), v));
     }
     ctx.leave();
-    Ok(Value::Struct(Box::new(crate::value::StructValue {
-        type_name,
-        fields,
-    })))
+    Ok(Value::Struct(Box::new(
+        crate::value::StructValue::with_typedef(type_name, fields, def.clone()),
+    )))
 }
 
 impl WireType for Value {
@@ -90,6 +96,7 @@ impl Serialize for Value {
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let id = match self {
+            Value::Struct(s) => return super::write::struct_type_info(s, ctx),
             // A back reference carries the type of the value it names.
             Value::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
             other => other.type_id() as u8,
@@ -119,9 +126,12 @@ impl Serialize for Value {
 
     #[inline]
     fn same_type(&self, other: &Self) -> bool {
-        matches!(self, Value::Ref(_))
-            || matches!(other, Value::Ref(_))
-            || self.type_id() == other.type_id()
+        match (self, other) {
+            (Value::Ref(_), _) | (_, Value::Ref(_)) => true,
+            // Structs share type info only when they name the same TypeDef.
+            (Value::Struct(a), Value::Struct(b)) => super::write::same_struct_type(a, b),
+            _ => self.type_id() == other.type_id(),
+        }
     }
 
     #[inline]
@@ -169,7 +179,7 @@ impl Serialize for Value {
 }
 
 #[inline(never)]
-fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
+pub(super) fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
     let w = &mut ctx.writer;
     match value {
         Value::Null => {}
@@ -205,7 +215,8 @@ fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
                 what: "a Value::Ref outside a position that carries reference flags".to_string(),
             }))
         }
-        Value::Enum(_) | Value::Struct(_) | Value::Union(..) => {
+        Value::Struct(s) => return super::write::struct_body(s, ctx),
+        Value::Enum(_) | Value::Union(..) => {
             return Err(crate::Error::new(ErrorKind::Unsupported {
                 what: "writing an enum, struct or union known only as a dynamic Value".to_string(),
             }))
@@ -241,9 +252,10 @@ impl<'de> Deserialize<'de> for Value {
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         if ctx.values_canonical() {
-            // The root, a lone side of a null pair, or a tracked kind: the writer flags it.
-            let lone = ctx.take_lone();
-            if lone || ctx.peek_canon() == 0 || tracked_kind(id) {
+            // Where the position decides (a lone side of a null pair, a struct field), as it
+            // says; otherwise the root and the tracked kinds: the writer flags them.
+            let counted = ctx.take_count();
+            if counted.unwrap_or(ctx.peek_canon() == 0 || tracked_kind(id)) {
                 ctx.bump_canon();
             }
         }
@@ -285,7 +297,8 @@ impl<'de> Deserialize<'de> for Value {
 
     /// A stream whose root is a `Value`, with tracking on, has its back references
     /// renumbered as the writer numbers values: the root, every value of a tracked kind
-    /// (containers, binary, time, structs) and the present side of a null map pair, in
+    /// (containers, binary, time, structs), the value of a ref `any` field of a struct and
+    /// the present side of a null map pair, in
     /// stream order, whether or not the stream flagged them. pyfory numbers the same way, so
     /// its ids are kept; a stream that numbers otherwise still reads to a `Value` that writes
     /// back to bytes that read to it.
@@ -407,7 +420,7 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
 
 /// The kinds a writer tracks (gives a reference id) with tracking on: what
 /// `Value::is_ref_type` says of a value, by its type id.
-fn tracked_kind(id: TypeId) -> bool {
+pub(crate) fn tracked_kind(id: TypeId) -> bool {
     let row = id.row();
     row.tracked || row.family == crate::types::table::Family::Struct
 }

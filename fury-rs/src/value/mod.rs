@@ -1,6 +1,9 @@
 //! [`Value`]: any stream of built-in types, decoded without knowing its shape.
 
 mod codec;
+mod write;
+
+pub(crate) use codec::tracked_kind;
 
 use crate::float16::{BF16, F16};
 use crate::temporal::{Date, Duration, Timestamp};
@@ -122,15 +125,107 @@ pub enum Value {
 }
 
 /// A struct known only through the peer's TypeDef: its registration and named fields.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// # Writing
+///
+/// A `StructValue` writes in compatible mode only (same-schema bodies start with a schema
+/// hash computed from the declared Rust types, which a dynamic value does not have; writing
+/// one there is an [`ErrorKind::Unsupported`](crate::ErrorKind) error naming the struct).
+/// Its schema, in this order of preference:
+///
+/// 1. the TypeDef it was read with: a `StructValue` decoded from a stream keeps the peer's
+///    TypeDef, and writes it back byte for byte (registration, field names, field types,
+///    field order as read), with the fields in that order;
+/// 2. otherwise (a value built with [`StructValue::new`]), the TypeDef of the struct the
+///    writing [`Fury`](crate::Fury) has registered under `type_name` (`#<id>` for an id,
+///    `namespace.name` or `name` for a name).
+///
+/// Each field value must fit its declared type exactly: the same wire type for a leaf
+/// (`Value::VarInt32` for a VARINT32 field, not `Value::Int32`), `Value::Enum` for an enum
+/// field, a null only where the field is nullable or `any`, and one value for every field
+/// of the schema and none other. Anything else is an error naming the struct and the field;
+/// nothing is written that would read back differently.
+///
+/// ```
+/// use fury::{Fury, FuryObject, StructValue, Value};
+///
+/// #[derive(FuryObject, Debug, PartialEq)]
+/// struct Point {
+///     x: i32,
+///     y: i32,
+/// }
+///
+/// let mut fury = Fury::builder().compatible(true).build();
+/// fury.register_by_id::<Point>(100).unwrap();
+/// let bytes = fury.serialize(&Point { x: 1, y: 2 }).unwrap();
+///
+/// // Another process, which does not know `Point`, reads and writes it back unchanged.
+/// let reader = Fury::builder().compatible(true).build();
+/// let v: Value = reader.deserialize(&bytes).unwrap();
+/// let Value::Struct(s) = &v else { panic!("not a struct") };
+/// assert_eq!(s.type_name, "#100");
+/// assert!(s.has_typedef());
+/// assert_eq!(reader.serialize(&v).unwrap(), bytes);
+///
+/// // A value built by hand takes the schema of the registered type.
+/// let built = Value::Struct(Box::new(StructValue::new(
+///     "#100",
+///     vec![("x".into(), Value::VarInt32(1)), ("y".into(), Value::VarInt32(2))],
+/// )));
+/// assert_eq!(fury.serialize(&built).unwrap(), bytes);
+/// ```
+#[derive(Debug, Clone)]
 pub struct StructValue {
     /// `namespace.name`, `name`, or `#<user type id>` for a type registered by id.
     pub type_name: String,
     /// Field names (or `#<tag id>`) and values, in wire order.
     pub fields: Vec<(String, Value)>,
+    /// The TypeDef the value was read with, if it was read from a stream.
+    typedef: Option<std::sync::Arc<crate::resolver::RemoteTypeDef>>,
+}
+
+/// Equality compares the type name and the fields; the TypeDef a value was read with is
+/// not part of it (a value read from a stream equals the same value built by hand).
+impl PartialEq for StructValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.type_name == other.type_name && self.fields == other.fields
+    }
 }
 
 impl StructValue {
+    /// A struct value without a TypeDef: it writes with the schema of the struct registered
+    /// under `type_name` (see the type's documentation).
+    pub fn new(type_name: impl Into<String>, fields: Vec<(String, Value)>) -> Self {
+        StructValue {
+            type_name: type_name.into(),
+            fields,
+            typedef: None,
+        }
+    }
+
+    pub(crate) fn with_typedef(
+        type_name: String,
+        fields: Vec<(String, Value)>,
+        typedef: std::sync::Arc<crate::resolver::RemoteTypeDef>,
+    ) -> Self {
+        StructValue {
+            type_name,
+            fields,
+            typedef: Some(typedef),
+        }
+    }
+
+    /// Whether the value carries the TypeDef it was read with (and writes with it).
+    pub fn has_typedef(&self) -> bool {
+        self.typedef.is_some()
+    }
+
+    /// Forgets the TypeDef the value was read with, so that it writes with the schema of
+    /// the registered struct (after fields were added, removed or retyped).
+    pub fn clear_typedef(&mut self) {
+        self.typedef = None;
+    }
+
     /// The value of the field named `name`, if present.
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.fields.iter().find(|(n, _)| n == name).map(|(_, v)| v)
