@@ -482,3 +482,34 @@ fn a_list_of_wider_varints_into_a_dense_array_is_range_checked() {
         assert!(n.deserialize::<Narrow>(&bytes).is_err(), "{big}");
     }
 }
+
+// @dataclass class Empty: pass                                    (type_id=136)
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 136)]
+struct Empty {}
+
+/// pyfory writes a list of empty compatible structs as one type info and bare payloads of
+/// no bytes: 40 elements in 18 bytes. The element count is more than the bytes left, which
+/// the reader allows for such runs up to a fixed number per stream.
+#[test]
+fn a_list_of_empty_structs_holds_more_elements_than_bytes() {
+    // pyfory: fory.serialize([Empty()] * 40)
+    let bytes = unhex("01 ff 16 28 08 1c 00 03 a0 45 73 a6 22 89 71 c0 88 01");
+    let mut fury = Fury::builder().compatible(true).build();
+    fury.register::<Empty>().unwrap();
+    let v: Vec<Empty> = fury.deserialize(&bytes).unwrap();
+    assert_eq!(v.len(), 40);
+    let dynamic: Value = fury.deserialize(&bytes).unwrap();
+    assert!(
+        matches!(&dynamic, Value::List(items) if items.len() == 40),
+        "{dynamic:?}"
+    );
+    // Our bytes are pyfory's.
+    assert_eq!(fury.serialize(&v).unwrap(), bytes);
+    // The allowance is bounded: a count far beyond the bytes is refused before anything is
+    // reserved for it.
+    let mut huge = bytes.clone();
+    huge.splice(3..4, [0xff, 0xff, 0xff, 0x0f]);
+    let e = fury.deserialize::<Vec<Empty>>(&huge).unwrap_err();
+    assert!(e.to_string().contains("elements"), "{e}");
+}

@@ -25,6 +25,10 @@ pub use refs::RefSlot;
 pub use session::{ReadMeta, WriteMeta, MAX_CONNECTION_TYPEDEFS};
 use shared::*;
 
+/// How many elements beyond its length a stream may declare in runs of payloads that take no
+/// bytes (lists of empty compatible structs); see `ReadContext::claim_zero_size_elements`.
+pub(crate) const ZERO_SIZE_ALLOWANCE: usize = 256;
+
 /// Counts nesting levels against a limit, so that deep input is an error and not a stack
 /// overflow.
 struct Depth {

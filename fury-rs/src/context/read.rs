@@ -70,6 +70,29 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         Ok(())
     }
 
+    /// [`Self::claim_elements`] for a run of bare payloads (one type info, no flags) that
+    /// declares more elements than bytes are left: its elements may take no bytes at all
+    /// (empty compatible structs). The stream may then declare up to
+    /// [`ZERO_SIZE_ALLOWANCE`] elements beyond its length in all, which keeps what a decoder
+    /// reserves bounded by the input.
+    #[cold]
+    pub(crate) fn claim_zero_size_elements(&mut self, count: usize, at: usize) -> Result<()> {
+        let claimed = self.claimed.saturating_add(count);
+        let limit = self.reader.input_len().saturating_add(ZERO_SIZE_ALLOWANCE);
+        if claimed > limit {
+            return Err(Error::at(
+                ErrorKind::LengthTooLarge {
+                    what: "elements declared by the stream's containers together",
+                    declared: claimed as u64,
+                    limit: limit as u64,
+                },
+                at,
+            ));
+        }
+        self.claimed = claimed;
+        Ok(())
+    }
+
     /// Hands the reader the out-of-band buffers of a stream whose header announces them.
     pub(crate) fn set_buffers(&mut self, buffers: &'r [&'de [u8]]) {
         self.oob = Some((buffers, 0));

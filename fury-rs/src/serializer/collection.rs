@@ -221,10 +221,26 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
     if declared == 0 {
         return Ok(Vec::new());
     }
-    // Every element costs at least one byte (a flag, a type id or a payload byte); the
-    // zero-byte NONE payload is refused below unless flags are present.
-    let len = ctx.reader.check_count("list", declared as u64, 1, at)?;
-    ctx.claim_elements(len, at)?;
+    // Every element costs at least one byte (a flag, a type id or a payload byte), except in
+    // a run of bare payloads after one type info, where an empty compatible struct takes
+    // none (pyfory writes `[Empty()] * 40` in 18 bytes); the zero-byte NONE payload is
+    // refused below unless flags are present.
+    let len = match ctx.reader.check_count("list", declared as u64, 1, at) {
+        Ok(len) => {
+            ctx.claim_elements(len, at)?;
+            len
+        }
+        Err(e) => {
+            let run = ctx.reader.rest().first().is_some_and(|&h| {
+                h & (elements::TRACK_REF | elements::HAS_NULL) == 0 && h & elements::SAME_TYPE != 0
+            });
+            if !run {
+                return Err(e);
+            }
+            ctx.claim_zero_size_elements(declared as usize, at)?;
+            declared as usize
+        }
+    };
     let header_at = ctx.reader.position();
     let header = ctx.reader.u8()?;
     if header & 0xf0 != 0 {
