@@ -126,6 +126,11 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
             quote! { (<#ty as ::fury::WireType>::TYPE_ID as u8 == ::fury::TypeId::Struct as u8) }
         })
         .collect();
+    // Fields with a conversion, a flag of their own or reference tracking are read on the
+    // general path only.
+    let direct_fields = plans
+        .iter()
+        .all(|p| p.with.is_none() && p.borrow.is_none() && !p.flagged && !p.track_ref);
     let direct_c: Vec<_> = order_c
         .iter()
         .map(|&i| direct_init(&plans[i], true))
@@ -134,11 +139,6 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         .iter()
         .map(|&i| direct_init(&plans[i], false))
         .collect();
-    // Fields with a conversion, a flag of their own or reference tracking are read on the
-    // general path only.
-    let direct_fields = plans
-        .iter()
-        .all(|p| p.with.is_none() && p.borrow.is_none() && !p.flagged && !p.track_ref);
     let direct_tys: Vec<_> = plans
         .iter()
         .flat_map(|p| [codec_type(p, true), codec_type(p, false)])
@@ -780,7 +780,8 @@ fn read_init(f: &Plan, compress_int: bool) -> TokenStream {
 }
 
 /// A field initialiser `member: <read>` on the direct path (returning `None` when the
-/// field is not as that path expects).
+/// field is not as that path expects). Only emitted for structs without `with` or borrowed
+/// fields, whose values the plain reader gives as they are.
 fn direct_init(f: &Plan, compress_int: bool) -> TokenStream {
     let m = &f.member;
     let ty = codec_type(f, compress_int);
@@ -790,10 +791,6 @@ fn direct_init(f: &Plan, compress_int: bool) -> TokenStream {
             ::std::option::Option::None => return ::std::option::Option::None,
         }
     };
-    if f.with.is_some() || f.borrow.is_some() {
-        // Not read on the direct path (`DIRECT` is false for such structs).
-        return quote! { #m: ::std::unreachable!() };
-    }
     let v = convert(f, compress_int, got);
     quote! { #m: #v }
 }
