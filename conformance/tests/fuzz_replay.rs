@@ -56,15 +56,29 @@ struct Known {
     matches: fn(failure: &Failure) -> bool,
 }
 
-const KNOWN_DEFECTS: &[Known] = &[Known {
-    name: "ref-reencode",
-    what: "a Value holding a back reference (Value::Ref) re-encodes to bytes that do not \
+const KNOWN_DEFECTS: &[Known] = &[
+    Known {
+        name: "ref-reencode",
+        what: "a Value holding a back reference (Value::Ref) re-encodes to bytes that do not \
                decode to it",
-    matches: |f| {
-        matches!(f, Failure::Panic(m)
+        matches: |f| {
+            matches!(f, Failure::Panic(m)
                 if m.starts_with(checks::REENCODE_CHECK) && m.contains(checks::REF_HINT))
+        },
     },
-}];
+    Known {
+        name: "value-schema-mismatch",
+        what: "a compatible-mode Value reader accepts a field value of another wire type than \
+           the field type its TypeDef declares (the value carries its own type info), and the \
+           Value writer, which writes by that TypeDef, refuses it",
+        matches: |f| {
+            matches!(f, Failure::Panic(m)
+            if m.starts_with(checks::REENCODE_CHECK)
+                && m.contains("writing the decoded value failed: invalid input")
+                && m.contains("is declared"))
+        },
+    },
+];
 
 /// The derived type a derived-target input picks, to name it in a report.
 fn entry_of(target: &str, data: &[u8]) -> Option<&'static str> {
