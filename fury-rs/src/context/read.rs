@@ -54,20 +54,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// reserve for declared counts by the input's length, however containers nest.
     #[inline]
     pub(crate) fn claim_elements(&mut self, count: usize, at: usize) -> Result<()> {
-        let claimed = self.claimed.saturating_add(count);
-        let limit = self.reader.input_len();
-        if claimed > limit {
-            return Err(Error::at(
-                ErrorKind::LengthTooLarge {
-                    what: "elements declared by the stream's containers together",
-                    declared: claimed as u64,
-                    limit: limit as u64,
-                },
-                at,
-            ));
-        }
-        self.claimed = claimed;
-        Ok(())
+        self.claim(count, at, 0)
     }
 
     /// [`Self::claim_elements`] for a run of bare payloads (one type info, no flags) that
@@ -77,8 +64,14 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// reserves bounded by the input.
     #[cold]
     pub(crate) fn claim_zero_size_elements(&mut self, count: usize, at: usize) -> Result<()> {
+        self.claim(count, at, ZERO_SIZE_ALLOWANCE)
+    }
+
+    /// Adds `count` to the elements claimed, failing past the input's length plus `slack`.
+    #[inline]
+    fn claim(&mut self, count: usize, at: usize, slack: usize) -> Result<()> {
         let claimed = self.claimed.saturating_add(count);
-        let limit = self.reader.input_len().saturating_add(ZERO_SIZE_ALLOWANCE);
+        let limit = self.reader.input_len().saturating_add(slack);
         if claimed > limit {
             return Err(Error::at(
                 ErrorKind::LengthTooLarge {
