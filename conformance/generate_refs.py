@@ -173,6 +173,11 @@ def specs():
              "fe 03", same=[("r[2]", "r[3]")], distinct=[("r[0]", "r[1]")]),
         Spec("lists/self_cycle", "list<any>", "a = []; a.append(a); a",
              "a list that contains itself: the element is fe 00 (the root)", same=[("r", "r[0]")]),
+        Spec("lists/self_then_ints", "list<any>", "a = []; a.append(a); a.extend([1, 2]); a",
+             "a list that contains itself, then ints: mixed types, so every element is flagged (fe 00, "
+             "then ff and the type of each int)", same=[("r", "r[0]")]),
+        Spec("lists/ints_then_self", "list<any>", "a = [1, 2]; a.append(a); a",
+             "ints, then the list itself: mixed types as well", same=[("r", "r[2]")]),
         Spec("lists/shared_with_null", "list<option<list<varint64>>>", "a = [1, 2]; [a, None, a]",
              "a shared list next to a null: header 0b (tracking, has null, same type)", same=[("r[0]", "r[2]")]),
         Spec("lists/nested_shared", "list<list<list<varint64>>>", "a = [9]; [[a, a], a]",
@@ -203,6 +208,9 @@ def specs():
              "a dict whose values share one list: chunk header 08 (track value ref)", same=[('r["x"]', 'r["y"]')]),
         Spec("maps/self_cycle", "map<string,any>", 'd = {}; d["me"] = d; d',
              "a dict that contains itself", same=[("r", 'r["me"]')]),
+        Spec("maps/value_then_self", "map<string,any>", 'd = {}; d["a"] = 1.5; d["me"] = d; d',
+             "an untracked value, then the dict itself: two chunks, the second with the value bit "
+             "(the back reference needs a flag)", same=[("r", 'r["me"]')]),
         Spec("maps/null_entries", "map<string,option<list<varint64>>>", 'v = [1]; {"a": None, "b": v, "c": v}',
              "a null value stands alone (11) and its key is written with write_ref: a string key gets 00 and "
              "takes an id", same=[('r["b"]', 'r["c"]')]),

@@ -513,3 +513,53 @@ fn a_list_of_empty_structs_holds_more_elements_than_bytes() {
     let e = fury.deserialize::<Vec<Empty>>(&huge).unwrap_err();
     assert!(e.to_string().contains("elements"), "{e}");
 }
+
+// @dataclass class Inner: a: pyfory.Int32 = 0                      (type_id=200)
+// @dataclass class Outer: inner: Inner = None; n: pyfory.Int32 = 0 (type_id=201)
+#[derive(FuryObject, Debug, Clone, PartialEq, Default)]
+#[fury(id = 200)]
+struct Inner {
+    a: i32,
+}
+
+#[derive(FuryObject, Debug, Clone, PartialEq, Default)]
+#[fury(id = 201)]
+struct Outer {
+    inner: Option<Inner>,
+    n: i32,
+}
+
+/// pyfory does not check a field's value against the field's type: `Outer(inner=5)` writes
+/// the INT64 type info and payload of 5 where the TypeDef declares a struct, and pyfory reads
+/// it back as `Outer(inner=5)`. fury-rs refuses it, typed and as a `Value`: a `Value` read
+/// from it could not be written by the TypeDef it names.
+#[test]
+fn a_value_of_another_type_than_its_typedef_declares_is_refused() {
+    // pyfory: fory.serialize(Outer(Inner(7), 3)), then fory.serialize(Outer(5, 3))
+    let good = unhex(
+        "01 ff 1c 00 0c f0 f4 d9 cf 74 f2 49 c2 c9 01 40 05 34 4c 1c a1 ad 24 40 06 1c 02 06 \
+         70 78 da 1e 9c fc 48 c1 c8 01 40 05 00 0e",
+    );
+    let bad =
+        unhex("01 ff 1c 00 0c f0 f4 d9 cf 74 f2 49 c2 c9 01 40 05 34 4c 1c a1 ad 24 40 06 07 0a");
+    let mut fury = Fury::builder().compatible(true).build();
+    fury.register::<Inner>().unwrap();
+    fury.register::<Outer>().unwrap();
+    let v: Outer = fury.deserialize(&good).unwrap();
+    assert_eq!(
+        v,
+        Outer {
+            inner: Some(Inner { a: 7 }),
+            n: 3
+        }
+    );
+    assert!(fury.deserialize::<Value>(&good).is_ok());
+    assert!(fury.deserialize::<Outer>(&bad).is_err());
+    let plain = Fury::builder().compatible(true).build();
+    let e = plain.deserialize::<Value>(&bad).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("INT64 value where the TypeDef declares"),
+        "{e}"
+    );
+}

@@ -24,12 +24,15 @@ pub(super) struct ReadExtra {
     /// Slots holding a placeholder cell, with the function that empties it (see
     /// `ReadContext::break_cycles`).
     pub(super) placeholders: Vec<(usize, ClearCell)>,
-    /// A stream whose root is a dynamic `Value`, read with tracking on: its back references
-    /// are renumbered as the writer numbers them (`canon` ids so far; `count`: whether the
-    /// writer gives the next value an id, when its position decides that rather than its
-    /// kind -- the present side of a null map pair, a declared struct field).
-    pub(super) canonical: bool,
+    /// With tracking on, the back references of dynamic `Value`s are renumbered as the
+    /// writer numbers them (`canon`: ids so far in that numbering; `slot_canon`: the id in it
+    /// of each slot a static type's reader took, `u32::MAX` for the others; `canon_root`: the
+    /// root is a `Value` not yet read; `count`: whether the writer gives the next value an
+    /// id, when its position decides that rather than its kind -- the present side of a null
+    /// map pair, a declared struct field).
     pub(super) canon: u32,
+    pub(super) slot_canon: Vec<u32>,
+    pub(super) canon_root: bool,
     pub(super) count: Option<bool>,
 }
 
@@ -60,15 +63,19 @@ impl WriteExtra {
 impl ReadExtra {
     /// Clears for reuse; false if it grew too large to keep.
     pub(super) fn reset(&mut self) -> bool {
-        if self.refs.capacity() > SPARE_LIMIT || self.typedefs.capacity() > SPARE_LIMIT {
+        if self.refs.capacity() > SPARE_LIMIT
+            || self.slot_canon.capacity() > SPARE_LIMIT
+            || self.typedefs.capacity() > SPARE_LIMIT
+        {
             return false;
         }
         self.typedefs.clear();
         self.current.clear();
         self.refs.clear();
         self.placeholders.clear();
-        self.canonical = false;
         self.canon = 0;
+        self.slot_canon.clear();
+        self.canon_root = false;
         self.count = None;
         true
     }

@@ -77,12 +77,26 @@ impl<'a> WriteContext<'a> {
 
 impl<'de, 'r> ReadContext<'de, 'r> {
     /// Reserves the next reference id (a REF_VALUE flag was read). Every slot was paid for
-    /// by one input byte, so the table cannot outgrow the input.
+    /// by one input byte, so the table cannot outgrow the input. `typed`: a static type's
+    /// reader takes it, so the writer numbers the value it holds; a dynamic `Value` counts
+    /// its own values (see [`bump_canon`](Self::bump_canon)).
     #[inline]
-    pub(crate) fn reserve_ref(&mut self) -> usize {
-        let refs = &mut self.extra.get_or_insert_with(take_read_extra).refs;
-        refs.push(RefSlot::Pending);
-        refs.len() - 1
+    pub(crate) fn reserve_ref(&mut self, typed: bool) -> usize {
+        let e = self.extra.get_or_insert_with(take_read_extra);
+        e.refs.push(RefSlot::Pending);
+        if typed {
+            e.slot_canon.push(e.canon);
+            e.canon = e.canon.saturating_add(1);
+        } else {
+            e.slot_canon.push(u32::MAX);
+        }
+        e.refs.len() - 1
+    }
+
+    /// The id a static type's value in slot `slot` takes in the writer's numbering.
+    pub(crate) fn typed_slot_canon(&self, slot: usize) -> Option<u32> {
+        let e = self.extra.as_ref()?;
+        e.slot_canon.get(slot).copied().filter(|&c| c != u32::MAX)
     }
 
     /// Number of reference ids assigned so far.
@@ -121,15 +135,24 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         }
     }
 
-    /// Starts renumbering the back references of a dynamic `Value` stream.
-    pub(crate) fn set_values_canonical(&mut self) {
-        self.extra.get_or_insert_with(take_read_extra).canonical = true;
+    /// The root is a dynamic `Value`: the writer numbers it whatever its kind.
+    pub(crate) fn set_canon_root(&mut self) {
+        self.extra.get_or_insert_with(take_read_extra).canon_root = true;
     }
 
-    /// True while a dynamic `Value` stream's back references are renumbered.
+    /// True (once) while the root `Value` is about to be read.
+    #[inline]
+    pub(crate) fn take_canon_root(&mut self) -> bool {
+        self.extra
+            .as_mut()
+            .is_some_and(|e| std::mem::take(&mut e.canon_root))
+    }
+
+    /// With tracking on, the back references of dynamic `Value`s are renumbered as the
+    /// writer numbers values (what `Value::Ref` holds), wherever they are in the stream.
     #[inline]
     pub(crate) fn values_canonical(&self) -> bool {
-        self.extra.as_ref().is_some_and(|e| e.canonical)
+        self.ref_tracking()
     }
 
     /// The id the next value the writer flags will take.
@@ -149,8 +172,13 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// pair, `Some(false)` for a struct field not declared ref. `None` leaves it to the kind.
     #[inline]
     pub(crate) fn set_count(&mut self, count: Option<bool>) {
-        if let Some(e) = self.extra.as_mut().filter(|e| e.canonical) {
-            e.count = count;
+        if !self.ref_tracking() {
+            return;
+        }
+        if count.is_some() {
+            self.extra.get_or_insert_with(take_read_extra).count = count;
+        } else if let Some(e) = self.extra.as_mut() {
+            e.count = None;
         }
     }
 

@@ -28,8 +28,8 @@ where
         return Ok(());
     }
     let mut first: Option<&T> = None;
+    let mut first_ref: Option<&T> = None;
     let mut has_null = false;
-    let mut has_back_ref = false;
     let mut same = true;
     if T::NULLABLE || !is_static::<T>() {
         for item in items.clone() {
@@ -37,13 +37,25 @@ where
                 has_null = true;
                 continue;
             }
-            // A dynamic back reference shares the type of the value it names.
-            has_back_ref |= item.is_back_ref();
+            // A dynamic back reference is written as a flag and an id, whatever the shared
+            // type info says, so only the other items decide it.
+            if item.is_back_ref() {
+                first_ref = first_ref.or(Some(item));
+                continue;
+            }
             match first {
                 None => first = Some(item),
                 Some(f) => same = same && f.same_type(item),
             }
         }
+        // pyfory reads no reference flags in a list of one untracked kind (numbers,
+        // strings), whatever its header says, so back references among such values make
+        // the list one of mixed types, whose elements all carry flags.
+        if first_ref.is_some() && first.is_some_and(|f| !f.is_ref_type()) {
+            same = false;
+        }
+        // Only back references (and nulls): the type of the value the first one names.
+        first = first.or(first_ref);
     } else {
         first = items.clone().next();
     }
@@ -52,8 +64,8 @@ where
     let decl = declared && is_static::<T>() && !T::POLYMORPHIC;
     // With tracking on, pyfory tracks the elements when they are of mixed types or of a
     // tracked kind (lists, maps, structs, shared pointers).
-    let track =
-        ctx.ref_tracking() && (!same || has_back_ref || first.is_some_and(|f| f.is_ref_type()));
+    let track = ctx.ref_tracking()
+        && (!same || first_ref.is_some() || first.is_some_and(|f| f.is_ref_type()));
     let mut header = 0u8;
     if track {
         header |= elements::TRACK_REF;
@@ -112,6 +124,9 @@ fn is_static<T: Serialize>() -> bool {
 pub trait ItemReader<'de> {
     /// What one item reads as.
     type Out;
+    /// Whether the next item numbers its own back references (see
+    /// [`Deserialize::DYNAMIC_REFS`]).
+    fn dynamic_refs(&self) -> bool;
     /// The item for a null on the wire (or the error saying it cannot be null).
     fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<Self::Out>;
     /// Reads a complete type info for an item, returning its kind.
@@ -159,6 +174,10 @@ impl<T> Default for Typed<T> {
 
 impl<'de, T: Deserialize<'de>> ItemReader<'de> for Typed<T> {
     type Out = T;
+    #[inline]
+    fn dynamic_refs(&self) -> bool {
+        T::DYNAMIC_REFS
+    }
 
     #[inline]
     fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<T> {

@@ -21,6 +21,9 @@ pub(crate) trait Dynamic<'de>: Deserialize<'de> {
     fn map(pairs: Vec<(Self, Self)>) -> Self;
     /// An enum variant id.
     fn variant(id: u32) -> Self;
+    /// Whether the values are written again (a `Value`), so the writer numbers them; a
+    /// skipped value is not.
+    const WRITTEN: bool;
 }
 
 /// Numbers, bools and strings: a `ref` field of these kinds carries no reference flag.
@@ -34,6 +37,32 @@ pub(crate) fn inline_kind(id: u8) -> bool {
 
 pub(crate) fn is_struct_kind(id: u8) -> bool {
     wire_type(id).is_some_and(|t| t.family == Family::Struct)
+}
+
+/// Refuses a value whose own type info `wire` contradicts the type `t` its TypeDef declares:
+/// a user type of another kind, or a leaf or container of another type. The writer of a
+/// dynamic value writes by the TypeDef, so what this accepts it can write back.
+fn check_fits(ctx: &ReadContext<'_, '_>, t: &FieldType, wire: TypeId) -> Result<()> {
+    if t.type_id == TypeId::Unknown as u8 {
+        return Ok(());
+    }
+    let fits = match wire_type(t.type_id).map(|d| d.family) {
+        Some(family @ (Family::Enum | Family::Struct | Family::Ext | Family::Union)) => {
+            wire_type(wire as u8).is_some_and(|w| w.family == family)
+        }
+        _ => wire as u8 == t.type_id,
+    };
+    if fits {
+        return Ok(());
+    }
+    let declared = TypeId::from_u8(t.type_id)
+        .map_or_else(|| t.type_id.to_string(), |id| id.name().to_string());
+    Err(ctx.error(ErrorKind::Invalid {
+        what: format!(
+            "a {} value where the TypeDef declares {declared}",
+            wire.name()
+        ),
+    }))
 }
 
 /// Whether values of the declared type `id` take reference ids in tracked positions.
@@ -62,6 +91,7 @@ pub(crate) fn read_declared<'de, D: Dynamic<'de>>(
     }
     let v = if any || is_struct_kind(t.type_id) {
         let wire = read_type_info::<D>(ctx)?;
+        check_fits(ctx, t, wire)?;
         item.read(ctx, Some(wire))?
     } else {
         item.read(ctx, None)?
@@ -102,13 +132,18 @@ impl<'t, D> Declared<'t, D> {
 
 impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
     type Out = D;
+    fn dynamic_refs(&self) -> bool {
+        true
+    }
 
     fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<D> {
         super::null_of::<D>(ctx)
     }
 
     fn type_info(&self, ctx: &mut ReadContext<'de, '_>) -> Result<TypeId> {
-        read_type_info::<D>(ctx)
+        let wire = read_type_info::<D>(ctx)?;
+        check_fits(ctx, self.t, wire)?;
+        Ok(wire)
     }
 
     fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<D> {
@@ -128,7 +163,7 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
         // the writer numbers this item (a lone side of a null pair always), else its kind.
         let count = ctx.take_count().or(self.count);
         if let Some(c) = count {
-            if c && ctx.values_canonical() {
+            if c && D::WRITTEN && ctx.values_canonical() {
                 ctx.bump_canon();
             }
         }

@@ -55,7 +55,12 @@ where
         }
         let fits = match open {
             Some((_, n, fk, fv)) => {
-                (n as usize) < kv::MAX_CHUNK && fk.same_type(k) && fv.same_type(v)
+                // A back reference needs the flags of a tracked side.
+                (n as usize) < kv::MAX_CHUNK
+                    && fk.same_type(k)
+                    && fv.same_type(v)
+                    && (k_track || !k.is_back_ref())
+                    && (v_track || !v.is_back_ref())
             }
             None => false,
         };

@@ -348,6 +348,13 @@ pub trait Deserialize<'de>: WireType + Sized {
     #[doc(hidden)]
     const DIRECT: bool = false;
 
+    /// True for the dynamic forms (`Value`, and values read only to be skipped), which with
+    /// reference tracking on number their values themselves as a writer of them would; a
+    /// static type's value takes the next id of that numbering whenever it is flagged
+    /// REF_VALUE, since its writer flags it the same way.
+    #[doc(hidden)]
+    const DYNAMIC_REFS: bool = false;
+
     /// Reads a value in a declared position, as [`read_data`](Self::read_data) (plus, for
     /// structs, what precedes the body there: the schema hash, or in compatible mode a type
     /// info naming a local TypeDef already read), from `r`, a copy of the context's reader.
@@ -680,6 +687,8 @@ impl<T: Serialize> Serialize for Option<T> {
 }
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Option<T> {
+    const DYNAMIC_REFS: bool = T::DYNAMIC_REFS;
+
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
         T::from_ref(ctx, id, at).map(Some)
     }
@@ -821,6 +830,8 @@ delegate_serialize!(
 );
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Box<T> {
+    const DYNAMIC_REFS: bool = T::DYNAMIC_REFS;
+
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
         T::from_ref(ctx, id, at).map(Box::new)
     }

@@ -58,7 +58,7 @@ pub fn read_flag<'de, R: ItemReader<'de>>(
         RefFlag::Null => Ok(Flagged::Done(item.null(ctx)?)),
         RefFlag::NotNull => Ok(Flagged::Read(None)),
         RefFlag::RefValue => {
-            let slot = ctx.reserve_ref();
+            let slot = ctx.reserve_ref(!item.dynamic_refs());
             item.begin_ref(ctx, slot);
             Ok(Flagged::Read(Some(slot)))
         }
@@ -166,6 +166,11 @@ macro_rules! shared_pointer {
 
             #[inline]
             fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+                if T::DYNAMIC_REFS {
+                    // The pointer took the id (its flag's slot): the dynamic value inside
+                    // takes none of its own.
+                    ctx.set_count(Some(false));
+                }
                 T::read_typed(ctx, id).map($ptr::new)
             }
 
@@ -286,6 +291,8 @@ macro_rules! cell {
         }
 
         impl<'de, T: Deserialize<'de> $($bound)*> Deserialize<'de> for $cell<T> {
+            const DYNAMIC_REFS: bool = T::DYNAMIC_REFS;
+
             fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
                 T::read_type_info_rest(ctx, id)
             }

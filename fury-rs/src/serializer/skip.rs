@@ -24,6 +24,7 @@ impl WireType for Skipped {
 }
 
 impl<'de> Dynamic<'de> for Skipped {
+    const WRITTEN: bool = false;
     fn list(_: Vec<Self>) -> Self {
         Skipped
     }
@@ -39,6 +40,8 @@ impl<'de> Dynamic<'de> for Skipped {
 }
 
 impl<'de> Deserialize<'de> for Skipped {
+    const DYNAMIC_REFS: bool = true;
+
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         Err(ctx.error(ErrorKind::Invalid {
             what: "a declared element type where a skipped value needs its type id".to_string(),

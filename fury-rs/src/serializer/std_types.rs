@@ -1002,6 +1002,13 @@ macro_rules! tuple {
         {
             type Out = ();
 
+            fn dynamic_refs(&self) -> bool {
+                match self.next.get() {
+                    $($idx => $T::DYNAMIC_REFS,)+
+                    _ => false,
+                }
+            }
+
             fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<()> {
                 let i = self.next.get();
                 match i {

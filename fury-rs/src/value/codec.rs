@@ -14,6 +14,7 @@ use crate::serializer::{
 use crate::types::TypeId;
 
 impl<'de> Dynamic<'de> for Value {
+    const WRITTEN: bool = true;
     fn list(items: Vec<Self>) -> Self {
         Value::List(items)
     }
@@ -124,10 +125,14 @@ impl Serialize for Value {
         matches!(self, Value::Null)
     }
 
+    /// `self` is the item whose type info a chunk carries. A back reference joins any chunk
+    /// (it is written as a flag and an id); a chunk that a back reference opened carries the
+    /// type of the value it names, which only another back reference is sure to share.
     #[inline]
     fn same_type(&self, other: &Self) -> bool {
         match (self, other) {
-            (Value::Ref(_), _) | (_, Value::Ref(_)) => true,
+            (_, Value::Ref(_)) => true,
+            (Value::Ref(_), _) => false,
             // Structs share type info only when they name the same TypeDef.
             (Value::Struct(a), Value::Struct(b)) => super::write::same_struct_type(a, b),
             _ => self.type_id() == other.type_id(),
@@ -238,6 +243,8 @@ pub(super) fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
 }
 
 impl<'de> Deserialize<'de> for Value {
+    const DYNAMIC_REFS: bool = true;
+
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         Err(ctx.error(ErrorKind::Invalid {
             what: "a declared element type where a dynamic Value needs its type id".to_string(),
@@ -255,7 +262,8 @@ impl<'de> Deserialize<'de> for Value {
             // Where the position decides (a lone side of a null pair, a struct field), as it
             // says; otherwise the root and the tracked kinds: the writer flags them.
             let counted = ctx.take_count();
-            if counted.unwrap_or(ctx.peek_canon() == 0 || tracked_kind(id)) {
+            let root = ctx.take_canon_root();
+            if counted.unwrap_or(root || tracked_kind(id)) {
                 ctx.bump_canon();
             }
         }
@@ -304,7 +312,7 @@ impl<'de> Deserialize<'de> for Value {
     /// back to bytes that read to it.
     fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         if ctx.ref_tracking() {
-            ctx.set_values_canonical();
+            ctx.set_canon_root();
         }
         crate::serializer::read_with_flag(ctx)
     }
@@ -325,14 +333,20 @@ impl<'de> Deserialize<'de> for Value {
         }
         match ctx.ref_slot_raw(id as usize) {
             Some(RefSlot::Node(node)) => Ok(Value::Ref(*node)),
-            Some(RefSlot::Rc(any)) => any.downcast_ref::<Value>().cloned().ok_or_else(|| {
+            Some(RefSlot::Rc(any)) if any.is::<Value>() => {
+                any.downcast_ref::<Value>().cloned().ok_or_else(|| {
+                    invalid(format!(
+                        "a back reference (to id {id}) to a value of another type"
+                    ))
+                })
+            }
+            // A value of a static type around the `Value` (a `Vec<Value>` holding a
+            // reference to itself): the id its writer gives it.
+            _ => ctx.typed_slot_canon(id as usize).map(Value::Ref).ok_or_else(|| {
                 invalid(format!(
-                    "a back reference (to id {id}) to a value of another type"
+                    "a back reference (to id {id}) to a value that is not written again (a skipped field)"
                 ))
             }),
-            _ => Err(invalid(format!(
-                "a back reference (to id {id}) to a value of another type"
-            ))),
         }
     }
 
