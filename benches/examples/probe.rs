@@ -28,7 +28,9 @@ fn main() {
     }
     let engines = Engines::new();
     let compat = std::env::var_os("COMPAT").is_some();
-    let (ours, theirs, borrowed) = if compat {
+    let (ours, theirs, borrowed) = if std::env::var_os("REF").is_some() {
+        (Peer::FuryRsRef, Peer::Fory, Peer::FuryRsBorrowed)
+    } else if compat {
         (
             Peer::FuryRsCompatible,
             Peer::ForyCompatible,
