@@ -133,3 +133,79 @@ fn decoding_allocates_in_proportion_to_the_input() {
         over.join("\n")
     );
 }
+
+/// `max_alloc` holds: decoding under a cap of `CAP` bytes never has more live than the cap,
+/// plus the copies of the input (text, bytes and dense arrays: at most 2 x n, LATIN1 text
+/// re-encoded as UTF-8), plus one allocation past the cap (bounded by the input as well),
+/// plus `SLACK`; and an input whose
+/// decode fails under the cap fails with `AllocLimit` or an error it also has without it.
+#[test]
+fn max_alloc_caps_what_one_decode_allocates() {
+    const CAP: usize = 4096;
+    // What a decode holds besides what it charges: the context's state and the TypeDefs
+    // it parses (bounded by `max_typedef_size`, not by the cap).
+    const SLACK: usize = 16 * 1024;
+    let report = std::env::var_os("FURY_MEMORY_REPORT").is_some();
+    let mut over = Vec::new();
+    let mut capped = 0;
+    for (target, compatible, tracking) in [
+        ("value_plain", false, false),
+        ("value_compat", true, false),
+        ("value_ref", false, true),
+        ("value_compat_ref", true, true),
+    ] {
+        let build = |cap: usize| {
+            fury::Fury::builder()
+                .compatible(compatible)
+                .ref_tracking(tracking)
+                .max_alloc(cap)
+                .build()
+        };
+        let mut worst = (0i64, String::new());
+        for (name, data) in corpus(target) {
+            // The instance is built outside the measurement: only the decode counts.
+            let fury = build(CAP);
+            let _ = fury.deserialize::<fury::Value>(&data);
+            let peak = peak_of(|| {
+                let _ = fury.deserialize::<fury::Value>(&data);
+            });
+            let excess = peak - (CAP + 4 * data.len() + SLACK) as i64;
+            if excess > worst.0 || worst.1.is_empty() {
+                worst = (excess, name.clone());
+            }
+            if excess > 0 {
+                over.push(format!(
+                    "{target}/{name}: {peak} bytes at peak under a cap of {CAP}, for {} input bytes",
+                    data.len()
+                ));
+            }
+        }
+        if report {
+            println!(
+                "{target:>20} capped: worst peak - (cap + 4 x n + {SLACK}) = {} ({})",
+                worst.0, worst.1
+            );
+        }
+        for (name, data) in corpus(target) {
+            let limited = build(CAP).deserialize::<fury::Value>(&data);
+            let free = build(usize::MAX).deserialize::<fury::Value>(&data);
+            match (&limited, &free) {
+                (Err(e), _) if matches!(e.kind(), fury::ErrorKind::AllocLimit { .. }) => {
+                    capped += 1;
+                }
+                (Ok(a), Ok(b)) if a.bitwise_eq(b) => {}
+                (Err(a), Err(b)) if a == b => {}
+                _ => over.push(format!(
+                    "{target}/{name}: under the cap {limited:?}, without it {free:?}"
+                )),
+            }
+        }
+    }
+    assert!(capped > 0, "no input reached the cap of {CAP} bytes");
+    assert!(
+        over.is_empty(),
+        "{} inputs broke the cap:\n{}",
+        over.len(),
+        over.join("\n")
+    );
+}

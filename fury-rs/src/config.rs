@@ -20,6 +20,7 @@ pub struct Config {
     pub(crate) max_depth: u32,
     pub(crate) typedef_limits: TypeDefLimits,
     pub(crate) typedef_cache_entries: usize,
+    pub(crate) max_alloc: usize,
 }
 
 impl Default for Config {
@@ -31,6 +32,7 @@ impl Default for Config {
             max_depth: DEFAULT_MAX_DEPTH,
             typedef_limits: TypeDefLimits::default(),
             typedef_cache_entries: 1024,
+            max_alloc: usize::MAX,
         }
     }
 }

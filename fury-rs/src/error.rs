@@ -48,6 +48,9 @@ pub enum ErrorKind {
     /// A row (row format) that is not valid for its type: `field` is the path to the field
     /// or element (`inner.tags[3]`), `what` what was wrong there.
     BadRow { field: String, what: String },
+    /// Decoding would allocate more than [`FuryBuilder::max_alloc`](crate::FuryBuilder::max_alloc)
+    /// allows one call: `needed` bytes in all so far, of `limit`.
+    AllocLimit { needed: u64, limit: u64 },
     /// Reading from a `std::io::Read` or writing to a `std::io::Write` failed.
     Io {
         kind: std::io::ErrorKind,
@@ -163,6 +166,11 @@ impl fmt::Display for ErrorKind {
                 write!(f, "invalid row: {what}")
             }
             ErrorKind::BadRow { field, what } => write!(f, "invalid row at `{field}`: {what}"),
+            ErrorKind::AllocLimit { needed, limit } => write!(
+                f,
+                "decoding needs at least {needed} bytes of memory, more than the max_alloc \
+                 limit of {limit} bytes"
+            ),
             ErrorKind::Io { kind, message } => write!(f, "I/O error ({kind:?}): {message}"),
         }
     }

@@ -58,6 +58,36 @@ impl FuryBuilder {
         self
     }
 
+    /// Caps the memory one decoding call may allocate beyond copies of the input, in bytes:
+    /// past it the call fails with [`ErrorKind::AllocLimit`](crate::ErrorKind::AllocLimit).
+    /// Default: no cap (decoding is still bounded by the input: every declared length and
+    /// count is checked against the bytes left).
+    ///
+    /// What counts is what a message can multiply: containers (element count times the
+    /// element's size in memory, charged before anything is reserved), boxes, shared
+    /// pointers, reference-tracking slots and the structs of a dynamic `Value`. What is only
+    /// copied out of the input (strings, bytes, dense arrays) does not count: it is at most
+    /// twice the input's length, so a decode of `n` bytes holds at most about
+    /// `2 * n + max_alloc` (plus the TypeDefs it parses, bounded by
+    /// [`max_typedef_size`](Self::max_typedef_size) and the cache). Bound `n` with the frame
+    /// limit of your transport.
+    ///
+    /// ```
+    /// use fury::{ErrorKind, Fury};
+    /// let fury = Fury::builder().max_alloc(1024).build();
+    /// // 1,000 strings of one byte: a 2 KiB message, and 24,000 bytes of `String`s.
+    /// let names = vec!["x".to_string(); 1000];
+    /// let bytes = fury.serialize(&names).unwrap();
+    /// let e = fury.deserialize::<Vec<String>>(&bytes).unwrap_err();
+    /// assert!(matches!(e.kind(), ErrorKind::AllocLimit { limit: 1024, .. }));
+    /// let few = fury.serialize(&names[..10]).unwrap();
+    /// assert_eq!(fury.deserialize::<Vec<String>>(&few).unwrap(), &names[..10]);
+    /// ```
+    pub fn max_alloc(mut self, bytes: usize) -> Self {
+        self.config.max_alloc = bytes;
+        self
+    }
+
     /// Most remote TypeDefs kept parsed by the instance. Default: 1024.
     pub fn typedef_cache_entries(mut self, entries: usize) -> Self {
         self.config.typedef_cache_entries = entries;

@@ -102,6 +102,9 @@ pub struct ReadContext<'de, 'r> {
     /// Elements (list, set and map entries) declared so far by the containers of this
     /// stream; see [`ReadContext::claim_elements`].
     claimed: usize,
+    /// What the decoder may still allocate in this call (`Config::max_alloc` at the start);
+    /// see [`ReadContext::charge`].
+    alloc_left: usize,
     /// The last (type, two-byte type info) that the direct path found to name the type's
     /// own TypeDef in this stream: a back reference keeps its meaning for the whole stream.
     direct_memo: std::cell::Cell<Option<(std::any::TypeId, u16)>>,

@@ -25,6 +25,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             extra: None,
             oob: None,
             claimed: 0,
+            alloc_left: config.max_alloc,
             direct_memo: std::cell::Cell::new(None),
             #[cfg(feature = "bytes")]
             source: None,
@@ -84,6 +85,37 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         }
         self.claimed = claimed;
         Ok(())
+    }
+
+    /// Counts `bytes` that the decoder is about to reserve against the `max_alloc` budget
+    /// of this call: containers their element count times the element size, boxes, shared
+    /// pointers, reference slots and dynamic structs their size. What is only copied out of
+    /// the input (text, bytes, dense arrays) is not counted: it is at most twice the input's
+    /// length in all, so counting it would cost every string read for nothing a caller
+    /// cannot bound by the input's length (`Config::max_alloc`'s contract).
+    #[inline]
+    pub(crate) fn charge(&mut self, bytes: usize) -> Result<()> {
+        match self.alloc_left.checked_sub(bytes) {
+            Some(left) => {
+                self.alloc_left = left;
+                Ok(())
+            }
+            None => Err(self.alloc_limit(bytes)),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn alloc_limit(&self, bytes: usize) -> Error {
+        let limit = self.config.max_alloc;
+        let used = limit - self.alloc_left;
+        Error::at(
+            ErrorKind::AllocLimit {
+                needed: used.saturating_add(bytes) as u64,
+                limit: limit as u64,
+            },
+            self.reader.position(),
+        )
     }
 
     /// Hands the reader the out-of-band buffers of a stream whose header announces them.

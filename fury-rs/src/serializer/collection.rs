@@ -260,6 +260,7 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
             declared as usize
         }
     };
+    ctx.charge(len.saturating_mul(std::mem::size_of::<R::Out>()))?;
     let header_at = ctx.reader.position();
     let header = ctx.reader.u8()?;
     if header & 0xf0 != 0 {

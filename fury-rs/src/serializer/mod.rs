@@ -851,11 +851,13 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Box<T> {
 
     #[inline]
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        ctx.charge(std::mem::size_of::<T>())?;
         T::read_data(ctx).map(Box::new)
     }
 
     #[inline]
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        ctx.charge(std::mem::size_of::<T>())?;
         T::read_typed(ctx, id).map(Box::new)
     }
 

@@ -58,6 +58,7 @@ pub fn read_flag<'de, R: ItemReader<'de>>(
         RefFlag::Null => Ok(Flagged::Done(item.null(ctx)?)),
         RefFlag::NotNull => Ok(Flagged::Read(None)),
         RefFlag::RefValue => {
+            ctx.charge(std::mem::size_of::<RefSlot>() + std::mem::size_of::<u32>())?;
             let slot = ctx.reserve_ref(!item.dynamic_refs());
             item.begin_ref(ctx, slot);
             Ok(Flagged::Read(Some(slot)))
@@ -161,11 +162,13 @@ macro_rules! shared_pointer {
 
             #[inline]
             fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+                ctx.charge(std::mem::size_of::<$ptr<T>>() * 2 + std::mem::size_of::<T>())?;
                 T::read_data(ctx).map($ptr::new)
             }
 
             #[inline]
             fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+                ctx.charge(std::mem::size_of::<$ptr<T>>() * 2 + std::mem::size_of::<T>())?;
                 if T::DYNAMIC_REFS {
                     // The pointer took the id (its flag's slot): the dynamic value inside
                     // takes none of its own.

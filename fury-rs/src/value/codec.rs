@@ -53,6 +53,10 @@ fn read_struct_value<'de>(
             type_name,
         } => format!("{namespace}.{type_name}"),
     };
+    ctx.charge(
+        std::mem::size_of::<crate::value::StructValue>()
+            + def.def.fields.len() * std::mem::size_of::<(String, Value)>(),
+    )?;
     ctx.enter()?;
     let mut fields = Vec::with_capacity(def.def.fields.len());
     for f in &def.def.fields {
@@ -272,6 +276,7 @@ impl<'de> Deserialize<'de> for Value {
             TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
             TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
                 let case = ctx.reader.var_u32()?;
+                ctx.charge(std::mem::size_of::<Value>())?;
                 let value = if ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
                     Value::Null
                 } else {
