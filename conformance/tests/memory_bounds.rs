@@ -3,8 +3,9 @@
 //! tracks this thread's live and peak bytes.
 //!
 //! Bounds: `Value` decoding at most 32 x n + 64 KiB without reference tracking and 64 x n +
-//! 64 KiB with it (the reference table takes a 24-byte slot per REF_VALUE flag, and a flag
-//! can be one byte; the goal of 32 x n is not met there yet); typed decoding (the fuzz
+//! 64 KiB with it (the goal of 32 x n is not met there: a REF_VALUE flag is one byte
+//! and takes a 28-byte slot of the reference table, next to the 32 bytes its element
+//! reserves in its list); typed decoding (the fuzz
 //! targets' derived types, measured over their whole check: decode, re-encode and decode
 //! again) at most 16 x n + 64 KiB. `FURY_MEMORY_REPORT=1` prints the worst inputs.
 

@@ -40,35 +40,7 @@ pub const PREFIX_CHECK: &str = "prefix check failed";
 
 /// Added to a re-encode failure of a value that holds a back reference.
 pub const REF_HINT: &str =
-    "\n (the value holds a Value::Ref: probably the known back-reference defect of issue 16)";
-
-/// Known defects a long campaign may be told to step over, through the environment variable
-/// `FURY_FUZZ_TOLERATE` (comma-separated names), so it can look for new findings after it
-/// has recorded the known one. Never set by the replay, which lists its exceptions by file.
-///
-/// `ref-reencode`: a `Value` holding a back reference re-encodes to bytes that do not decode
-/// to it (issue 16): the re-encode check is skipped for values that hold a `Value::Ref`.
-pub const TOLERATE_REF_REENCODE: &str = "ref-reencode";
-
-/// `prefix-count`: a list whose elements take no bytes (empty compatible structs: pyfory
-/// writes `[Empty()] * 40` in 18 bytes) has its count checked against the bytes left, so
-/// `deserialize` rejects it (LengthTooLarge) while `deserialize_prefix` accepts it when enough
-/// bytes follow (found by this campaign): the prefix check is skipped for that error.
-pub const TOLERATE_PREFIX_COUNT: &str = "prefix-count";
-
-fn tolerated(name: &str) -> bool {
-    static SET: OnceLock<Vec<String>> = OnceLock::new();
-    SET.get_or_init(|| {
-        std::env::var("FURY_FUZZ_TOLERATE")
-            .unwrap_or_default()
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .filter(|s| !s.is_empty())
-            .collect()
-    })
-    .iter()
-    .any(|s| s == name)
-}
+    "\n (the value holds a Value::Ref: see the ref-reencode defect in fuzz/README.md)";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
@@ -183,9 +155,6 @@ pub fn value_reencode(fury: &Fury, v: &Value, input: &[u8]) {
     })();
     if let Err(msg) = outcome {
         let has_ref = holds_ref(v);
-        if has_ref && tolerated(TOLERATE_REF_REENCODE) {
-            return;
-        }
         let hint = if has_ref { REF_HINT } else { "" };
         panic!(
             "{REENCODE_CHECK} (Value): {msg}\n input: {}\n value: {}{hint}",
@@ -242,9 +211,6 @@ fn typed<T>(
     let has_ref = outcome.is_err() && holds_ref(&first);
     unlink(&first);
     if let Err(msg) = outcome {
-        if has_ref && tolerated(TOLERATE_REF_REENCODE) {
-            return;
-        }
         let hint = if has_ref { REF_HINT } else { "" };
         panic!(
             "{REENCODE_CHECK} ({}): {msg}\n input: {}{hint}",
@@ -636,12 +602,6 @@ pub fn prefix_stream(data: &[u8]) {
                 );
             }
             let whole = fury.deserialize::<Value>(&rest[..used]);
-            let count_error = matches!(&whole,
-                Err(e) if matches!(e.kind(), ErrorKind::LengthTooLarge { .. }));
-            if count_error && tolerated(TOLERATE_PREFIX_COUNT) {
-                rest = &rest[used..];
-                continue;
-            }
             if !matches!(&whole, Ok(w) if w.bitwise_eq(&v)) {
                 panic!(
                     "{PREFIX_CHECK}: the prefix gave {}, deserialize of its {used} bytes {}\n input: {}",

@@ -119,8 +119,10 @@ pub enum Value {
     /// (`Value::Null` for an empty case).
     Union(u32, Box<Value>),
     /// A back reference (reference tracking) to the value that took reference id `.0`:
-    /// ids count the values flagged REF_VALUE, in stream order, from 0. Kept as a reference
-    /// rather than a copy, so shared and cyclic graphs decode in bounded memory.
+    /// ids count, in stream order from 0, the values a writer flags REF_VALUE (the root,
+    /// and values of the tracked kinds: containers, binary, time values, structs), so a
+    /// decoded `Value` writes back to bytes that decode to it (spec 09 §9.12). Kept as a
+    /// reference rather than a copy, so shared and cyclic graphs decode in bounded memory.
     Ref(u32),
 }
 
