@@ -25,14 +25,14 @@
 
 use crate::ref_types as rt;
 use crate::structs_mirror::{Color, Point};
-use fury::{DeserializeOwned, Fury, FuryObject, List, Serialize, Value};
+use fury::{DeserializeOwned, Fury, FuryObject, List, Map, Serialize, Value};
 use fury_conformance::node::{node_to_value, value_to_node, Schema, TypeDefs};
 use fury_conformance::structs::{register, RegisterFn};
 use fury_conformance::{hex_decode, hex_encode};
 use serde_json::{json, Value as Json};
 use std::any::Any;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 type R<T> = Result<T, String>;
@@ -60,7 +60,7 @@ pub struct TreeChild {
 #[fury(id = 308)]
 pub struct Shelf {
     pub points: Vec<Rc<Point>>,
-    pub by_name: BTreeMap<String, Rc<Point>>,
+    pub by_name: Map<String, Rc<Point>>,
     pub nested: Vec<Rc<List<i64>>>,
 }
 
@@ -282,28 +282,31 @@ impl<T: Mirror> Mirror for List<T> {
     }
 }
 
-impl<K: Mirror + Ord, V: Mirror> Mirror for BTreeMap<K, V> {
+/// Pairs in node order (a map keeps the order its writer gave it, as the generated mirrors'
+/// `fury::Map` does).
+impl<K: Mirror, V: Mirror> Mirror for Map<K, V> {
     fn content(node: &Json, g: &mut Graph) -> R<Self> {
         let entries = expect(node, "map")?["entries"]
             .as_array()
             .cloned()
             .ok_or_else(|| format!("map node without entries: {node}"))?;
-        let mut out = BTreeMap::new();
+        let mut out = Vec::with_capacity(entries.len());
         for (i, e) in entries.iter().enumerate() {
             let (Some(k), Some(v)) = (e.get(0), e.get(1)) else {
                 return Err(format!("map entry {i} is not a [key, value] pair: {e}"));
             };
             let k = K::from_node(k, g).map_err(|e| format!("{{key {i}}}: {e}"))?;
             let v = V::from_node(v, g).map_err(|e| format!("{{value {i}}}: {e}"))?;
-            if out.insert(k, v).is_some() {
-                return Err(format!("map key {i} is given twice"));
-            }
+            out.push((k, v));
         }
-        Ok(out)
+        Ok(Map(out))
     }
 
     fn unlink(&self) {
-        self.values().for_each(Mirror::unlink)
+        self.0.iter().for_each(|(k, v)| {
+            k.unlink();
+            v.unlink();
+        })
     }
 }
 
@@ -575,7 +578,7 @@ fn case_for(schema: &str, name: &str) -> Option<Case> {
     }
     Some(match schema {
         "list<Point>" => case::<Vec<Rc<Point>>>(),
-        "map<string,Point>" => case::<BTreeMap<String, Rc<Point>>>(),
+        "map<string,Point>" => case::<Map<String, Rc<Point>>>(),
         "Node" => case::<Cell<rt::Node>>(),
         "list<Node>" => case::<Vec<Cell<rt::Node>>>(),
         "NamedNode" => case::<Cell<rt::NamedNode>>(),
