@@ -36,8 +36,9 @@ Schema -> Rust type (``field`` = a struct field or root; ``elem`` = inside a con
   ``tagged_int64``/``tagged_uint64`` likewise with ``"tagged"`` / ``fury::Tagged<..>``; the
   varint kinds are the plain types.
 * ``list<E>`` is ``fury::List<E'>`` when ``E`` is a primitive scalar (a plain ``Vec`` of one
-  would be a dense array), otherwise ``Vec<E'>``; ``set<E>`` is ``BTreeSet<E'>``,
-  ``map<K,V>`` is ``BTreeMap<K',V'>``; ``option<T>`` is ``Option<T'>``; ``any`` is
+  would be a dense array), otherwise ``Vec<E'>``; ``set<E>`` is ``fury::Set<E'>``,
+  ``map<K,V>`` is ``fury::Map<K',V'>`` (a ``Vec`` of the elements or pairs, in the order
+  pyfory wrote them, which they keep on the wire); ``option<T>`` is ``Option<T'>``; ``any`` is
   ``fury::Value``; dense arrays are ``Vec<..>`` (``fury::UInt8Array`` for ``uint8_array``).
 * ``tuple<A,B,..>`` is the Rust tuple ``(A', B', ..)`` (elements as in a container).
 * A field with a ``length`` N is ``[E; N]``, which fury writes as ``Vec<E>``: ``[i32; N]`` for
@@ -49,10 +50,6 @@ Schema -> Rust type (``field`` = a struct field or root; ``elem`` = inside a con
   registered by ``register_all`` with ``register_by_id`` / ``register_by_name``. The generator
   checks that the generic's field types with the arguments put in are the Rust types of the
   instantiated schemas.
-
-A ``BTreeSet``/``BTreeMap`` writes its elements sorted. Where pyfory wrote a set or map in
-another order, our bytes cannot equal pyfory's; such a case lists the paths in
-``order_differs`` and the test checks it by a round trip instead of byte equality.
 """
 
 import argparse
@@ -286,6 +283,16 @@ def sanitize(name):
     return s
 
 
+def node_key(node):
+    """A key equal for equal value nodes (string encodings aside): finds duplicate set
+    elements and map keys."""
+    if isinstance(node, dict):
+        return tuple(sorted((k, node_key(v)) for k, v in node.items() if k != "encoding"))
+    if isinstance(node, list):
+        return tuple(node_key(x) for x in node)
+    return node
+
+
 # ---- the generator ----
 
 
@@ -412,40 +419,12 @@ class Gen:
             # a Rust tuple is written as pyfory writes a Python tuple (a LIST of UNKNOWN)
             return f"({', '.join(self.rust_type(x, True) for x in t[1:])})"
         if kind == "set":
-            if t[1] in self.params:
-                raise GenError(f"{schema_str(t)}: a BTreeSet of a type parameter needs an Ord bound")
-            self.require_ord(t[1], t)
-            return f"std::collections::BTreeSet<{self.rust_type(t[1], True)}>"
+            return f"fury::Set<{self.rust_type(t[1], True)}>"
         if kind == "map":
-            if t[1] in self.params:
-                raise GenError(f"{schema_str(t)}: a BTreeMap keyed by a type parameter needs an Ord bound")
-            self.require_ord(t[1], t)
             k = self.rust_type(t[1], True)
             v = self.rust_type(t[2], True)
-            return f"std::collections::BTreeMap<{k}, {v}>"
+            return f"fury::Map<{k}, {v}>"
         raise GenError(f"unknown schema {schema_str(t)}")
-
-    def require_ord(self, t, whole):
-        """Set elements and map keys must be Ord in Rust."""
-        why = self.not_ord(t)
-        if why:
-            raise GenError(
-                f"no Rust mapping for {schema_str(whole)}: {why} is not Ord, so it cannot be "
-                "a BTreeSet element or BTreeMap key"
-            )
-
-    def not_ord(self, t):
-        if isinstance(t, str):
-            if t in ("float32", "float64", "any"):
-                return t
-            if t in ("float32_array", "float64_array"):
-                return t
-            if t in self.types and self.types[t]["kind"] == "struct":
-                return f"struct {t} (derives only PartialEq)"
-            return None
-        if t[0] in ("map", "tuple"):
-            return next((w for w in map(self.not_ord, t[1:]) if w), None)
-        return self.not_ord(t[1])
 
     def field_encoding(self, t):
         base = t[1] if not isinstance(t, str) and t[0] == "option" else t
@@ -705,34 +684,23 @@ class Gen:
         if kind == "set":
             self.expect_type(node, "set", path)
             items = node["items"]
-            keys = [self.ord_key(t[1], x) for x in items]
+            keys = [node_key(x) for x in items]
             if len(set(keys)) != len(keys):
                 raise GenError(f"{path}: duplicate set elements")
-            if keys != sorted(keys):
-                st["order"].append(path)
             lits = [self.value(t[1], x, True, f"{path}[{i}]", st) for i, x in enumerate(items)]
-            if not lits:
-                return "std::collections::BTreeSet::new()"
-            return f"[{', '.join(lits)}].into_iter().collect::<std::collections::BTreeSet<_>>()"
+            return f"fury::Set(vec![{', '.join(lits)}])" if lits else "fury::Set(Vec::new())"
         if kind == "map":
             self.expect_type(node, "map", path)
             entries = node["entries"]
-            keys = [self.ord_key(t[1], k) for k, _ in entries]
+            keys = [node_key(k) for k, _ in entries]
             if len(set(keys)) != len(keys):
                 raise GenError(f"{path}: duplicate map keys")
-            if keys != sorted(keys):
-                st["order"].append(path)
             lits = []
             for i, (k, v) in enumerate(entries):
                 kl = self.value(t[1], k, True, f"{path}{{key {i}}}", st)
                 vl = self.value(t[2], v, True, f"{path}{{value {i}}}", st)
                 lits.append(f"({kl}, {vl})")
-            if not lits:
-                return "std::collections::BTreeMap::new()"
-            return (
-                f"[{', '.join(lits)}].into_iter()"
-                ".collect::<std::collections::BTreeMap<_, _>>()"
-            )
+            return f"fury::Map(vec![{', '.join(lits)}])" if lits else "fury::Map(Vec::new())"
         raise GenError(f"{path}: unknown schema {schema_str(t)}")
 
     def bytes_lit(self, hexs, path):
@@ -861,53 +829,6 @@ class Gen:
         # Every other wire type: the typed literal of the same schema.
         return f"{head}({self.value(ty, node, False, path, st)})"
 
-    def ord_key(self, t, node):
-        """A Python key that sorts like the Rust value of node (as schema t) sorts."""
-        if isinstance(t, str):
-            if node.get("type") == "null":
-                raise GenError(f"null element for the non-nullable {t}")
-            if t in INTS:
-                return (int(node["value"]),)
-            if t == "bool":
-                return (bool(node["value"]),)
-            if t in ("float16", "bfloat16"):
-                return (int(node["bits"], 16),)
-            if t == "string":
-                return (node["value"].encode("utf-8"),)
-            if t == "binary":
-                return (bytes.fromhex(node["hex"]),)
-            if t == "date":
-                return (int(node["days"]),)
-            if t in ("timestamp", "duration"):
-                return (int(node["seconds"]), int(node["nanos"]))
-            if t in ARRAYS:
-                if "values" in node:
-                    return tuple(
-                        int(v) if not isinstance(v, bool) else v for v in node["values"]
-                    )
-                return tuple(int(b, 16) for b in node["bits"])
-            if t in self.types and self.types[t]["kind"] == "enum":
-                names = [v["name"] for v in self.types[t]["variants"]]
-                return (names.index(node["variant"]),)
-            raise GenError(f"no order for {t}")
-        kind = t[0]
-        if kind == "option":
-            if node.get("type") == "null":
-                return (0,)
-            return (1, self.ord_key(t[1], node))
-        if kind == "tuple":
-            # Rust tuples compare element by element
-            return tuple(self.ord_key(sub, x) for sub, x in zip(t[1:], node["items"]))
-        if kind in ("list", "set"):
-            # A BTreeSet compares its elements in sorted order; a list in its own order.
-            keys = [self.ord_key(t[1], x) for x in node["items"]]
-            return tuple(sorted(keys)) if kind == "set" else tuple(keys)
-        if kind == "map":
-            return tuple(
-                sorted((self.ord_key(t[1], k), self.ord_key(t[2], v)) for k, v in node["entries"])
-            )
-        raise GenError(f"no order for {schema_str(t)}")
-
     # -- the whole file --
 
     def generate(self, source_name):
@@ -993,7 +914,7 @@ class Gen:
                 raise GenError(f"{name}: unsupported settings {settings}")
             tree = parse_schema(v["schema"])
             rty = self.rust_type(tree, False)
-            st = {"nan": False, "order": []}
+            st = {"nan": False}
             try:
                 if isinstance(tree, str) and tree in self.types:
                     expr = self.user_value(tree, v["value"], "$", st, top=True)
@@ -1013,7 +934,6 @@ class Gen:
         out.append("    vec![")
         for name, fn, rty, st in cases:
             check = "check_bitwise" if st["nan"] else "check"
-            order = ", ".join(rust_str(p) for p in st["order"])
             out.append("        Case {")
             out.append(f"            name: {rust_str(name)},")
             out.append(f"            rust_type: {rust_str(rty)},")
@@ -1024,7 +944,6 @@ class Gen:
             out.append(f"            decode: |fury, bytes| {CHECK_MOD}::decode::<{rty}>(fury, bytes),")
             out.append(f"            encode: |fury| {CHECK_MOD}::encode::<{rty}>(fury, &{fn}()),")
             out.append(f"            transcode: {CHECK_MOD}::transcode::<{rty}>,")
-            out.append(f"            order_differs: &[{order}],")
             out.append(f"            has_nan: {'true' if st['nan'] else 'false'},")
             out.append("        },")
         out.append("    ]")
@@ -1293,8 +1212,8 @@ class CompatGen(Gen):
         """Writes the value functions of vector v and returns the lines of its CompatCase."""
         name = v["name"]
         tree = parse_schema(v["schema"])
-        wst = {"nan": False, "order": [], "dyn_user": False}
-        rst = {"nan": False, "order": [], "dyn_user": False}
+        wst = {"nan": False, "dyn_user": False}
+        rst = {"nan": False, "dyn_user": False}
         evolution = "writer_type" in v
         if evolution:
             wty, rty = v["writer_type"], v["reader_type"]
@@ -1354,7 +1273,6 @@ class CompatGen(Gen):
                 f"check: |writer, reader, bytes, writer_same| {m}::check_evolution::<{wty}, {rty}>"
                 f"(writer, reader, bytes, writer_same, {value_fn}(), {expected_fn}(), {bitwise}),"
             )
-        order = ", ".join(rust_str(p) for p in wst["order"])
         dyn_user = wst["dyn_user"] or rst["dyn_user"]
         return [
             f"name: {rust_str(name)},",
@@ -1368,7 +1286,6 @@ class CompatGen(Gen):
             f"encode: |writer| {m}::encode::<{wty}>(writer, &{value_fn}()),",
             f"transcode_writer: {m}::transcode::<{wty}>,",
             f"transcode_reader: {m}::transcode::<{rty}>,",
-            f"order_differs: &[{order}],",
             f"has_nan: {'true' if nan else 'false'},",
             f"dynamic_user_values: {'true' if dyn_user else 'false'},",
         ]

@@ -25,10 +25,6 @@ pub struct Case {
     pub encode: fn(&Fury) -> Result<Vec<u8>, String>,
     /// [`transcode`] as the Rust type.
     pub transcode: TranscodeFn,
-    /// Paths of sets and maps that pyfory wrote in another order than the sorted order of
-    /// the `BTreeSet`/`BTreeMap` that mirrors them. Where this is not empty our bytes cannot
-    /// equal pyfory's, so the caller checks a round trip instead of byte equality.
-    pub order_differs: &'static [&'static str],
     /// The expected value holds a float NaN, so it is compared with [`check_bitwise`].
     pub has_nan: bool,
 }
@@ -249,9 +245,6 @@ pub struct CompatCase {
     pub transcode_writer: TranscodeFn,
     /// [`transcode`] as the reader's type.
     pub transcode_reader: TranscodeFn,
-    /// Paths of sets and maps in the writer's value that pyfory wrote in another order than
-    /// the sorted order of the `BTreeSet`/`BTreeMap` that mirrors them (see [`Case`]).
-    pub order_differs: &'static [&'static str],
     /// A value holds a float NaN, so values are compared by their `Debug` text.
     pub has_nan: bool,
     /// A value holds a struct or enum in an `any` position, mirrored as `Value::Struct` /

@@ -72,8 +72,8 @@ pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
-    ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Serialize, Tagged,
-    UInt8Array, UnknownCase, WireType,
+    ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map, Serialize, Set,
+    Tagged, UInt8Array, UnknownCase, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};

@@ -111,6 +111,33 @@ fn hash_map_and_set_with_any_hasher() {
 // ---- VecDeque, LinkedList, BinaryHeap ----
 
 #[test]
+fn ordered_set_and_map_keep_pyforys_order() {
+    let fury = fury();
+    // pyfory: {1, 8, 3}, which Python iterates as 8, 1, 3
+    let set = fury::Set(vec![8i64, 1, 3]);
+    check(&fury, &set, "01ff17030807100206");
+    prefixes_fail::<fury::Set<i64>>(&fury, &hex("01ff17030807100206"));
+    // pyfory: {"b": 1, "a": None, "c": 3}; the null pair is a chunk of its own
+    let map = fury::Map(vec![
+        ("b".to_string(), Some(1i64)),
+        ("a".to_string(), None),
+        ("c".to_string(), Some(3)),
+    ]);
+    let bytes = "01ff18030001150704620211ff15046100011507046306";
+    check(&fury, &map, bytes);
+    prefixes_fail::<fury::Map<String, Option<i64>>>(&fury, &hex(bytes));
+    // a BTreeMap reads the same pairs, and writes them sorted
+    let sorted: BTreeMap<String, Option<i64>> = fury.deserialize(&hex(bytes)).unwrap();
+    assert_eq!(sorted.keys().collect::<Vec<_>>(), ["a", "b", "c"]);
+    // pyfory's [1, 1] with its LIST type id changed to SET: the duplicate is kept as read
+    let dup: fury::Set<i64> = fury.deserialize(&hex("01ff170208070202")).unwrap();
+    assert_eq!(dup, fury::Set(vec![1, 1]));
+    // a LIST is read as a set, as BTreeSet reads one
+    let from_list: fury::Set<i64> = fury.deserialize(&hex("01ff160208070202")).unwrap();
+    assert_eq!(from_list.0, [1, 1]);
+}
+
+#[test]
 fn vec_deque_and_linked_list_are_lists_even_of_primitives() {
     let fury = fury();
     // fory 1.7.7: VecDeque::from(vec![1i32, 2]) (a LIST; a Vec<i32> would be INT32_ARRAY)

@@ -185,15 +185,15 @@ pub struct Collections {
     pub ints: fury::List<i64>,
     pub fixed: fury::List<fury::Fixed<i32>>,
     pub maybe_ints: Vec<Option<i64>>,
-    pub tags: std::collections::BTreeSet<String>,
-    pub small: std::collections::BTreeSet<i32>,
-    pub counts: std::collections::BTreeMap<String, i64>,
-    pub names: std::collections::BTreeMap<i32, String>,
-    pub maybe: std::collections::BTreeMap<String, Option<String>>,
+    pub tags: fury::Set<String>,
+    pub small: fury::Set<i32>,
+    pub counts: fury::Map<String, i64>,
+    pub names: fury::Map<i32, String>,
+    pub maybe: fury::Map<String, Option<String>>,
     pub nested: Vec<fury::List<i64>>,
-    pub groups: std::collections::BTreeMap<String, Vec<String>>,
+    pub groups: fury::Map<String, Vec<String>>,
     pub opt_list: Option<Vec<String>>,
-    pub opt_map: Option<std::collections::BTreeMap<String, i64>>,
+    pub opt_map: Option<fury::Map<String, i64>>,
     pub floats: fury::List<f64>,
     pub singles: fury::List<f32>,
     pub flags: fury::List<bool>,
@@ -376,12 +376,12 @@ pub struct NamedHolder {
 pub struct StructCollections {
     pub points: Vec<Point>,
     pub servers: Vec<Server>,
-    pub by_key: std::collections::BTreeMap<String, Point>,
-    pub servers_by_key: std::collections::BTreeMap<String, Server>,
+    pub by_key: fury::Map<String, Point>,
+    pub servers_by_key: fury::Map<String, Server>,
     pub maybe_points: Vec<Option<Point>>,
     pub maybe_servers: Vec<Option<Server>>,
     pub opt_points: Option<Vec<Point>>,
-    pub maybe_by_key: std::collections::BTreeMap<String, Option<Point>>,
+    pub maybe_by_key: fury::Map<String, Option<Point>>,
 }
 
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
@@ -397,12 +397,12 @@ pub struct EnumFields {
     pub opt_color: Option<Color>,
     pub opt_shade: Option<Shade>,
     pub colors: Vec<Color>,
-    pub color_map: std::collections::BTreeMap<String, Color>,
-    pub color_set: std::collections::BTreeSet<Color>,
-    pub by_color: std::collections::BTreeMap<Color, String>,
+    pub color_map: fury::Map<String, Color>,
+    pub color_set: fury::Set<Color>,
+    pub by_color: fury::Map<Color, String>,
     pub maybe_colors: Vec<Option<Color>>,
     pub shades: Vec<Shade>,
-    pub moods: std::collections::BTreeMap<String, Mood>,
+    pub moods: fury::Map<String, Mood>,
 }
 
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
@@ -413,9 +413,9 @@ pub struct Optionals {
     pub opt_int: Option<i32>,
     pub opt_text: Option<String>,
     pub opt_list: Option<fury::List<i32>>,
-    pub opt_map: Option<std::collections::BTreeMap<String, String>>,
+    pub opt_map: Option<fury::Map<String, String>>,
     pub opt_color: Option<Color>,
-    pub opt_set: Option<std::collections::BTreeSet<String>>,
+    pub opt_set: Option<fury::Set<String>>,
     pub opt_longs: Option<Vec<i64>>,
 }
 
@@ -456,8 +456,8 @@ pub struct Wide {
     pub w25: Option<f64>,
     pub w26: Vec<String>,
     pub w27: fury::List<i64>,
-    pub w28: std::collections::BTreeSet<String>,
-    pub w29: std::collections::BTreeMap<String, i64>,
+    pub w28: fury::Set<String>,
+    pub w29: fury::Map<String, i64>,
     pub w30: Point,
     pub w31: Option<Point>,
     pub w32: Color,
@@ -465,7 +465,7 @@ pub struct Wide {
     pub w34: Server,
     pub w35: Vec<Point>,
     pub w36: Vec<i32>,
-    pub w37: std::collections::BTreeMap<i32, Vec<String>>,
+    pub w37: fury::Map<i32, Vec<String>>,
     pub w38: Option<bool>,
     pub w39: Shade,
     pub w40: Vec<Color>,
@@ -503,7 +503,7 @@ pub struct SortOrder {
     #[fury(rename = "flagOn")]
     pub flag_on: bool,
     #[fury(rename = "alphaBeta")]
-    pub alpha_beta: std::collections::BTreeMap<String, i32>,
+    pub alpha_beta: fury::Map<String, i32>,
     #[fury(rename = "bigB", encoding = "fixed")]
     pub big_b: i64,
     #[fury(rename = "userName")]
@@ -546,7 +546,7 @@ pub struct EmptyNamed {}
 pub struct Dynamic {
     pub value: fury::Value,
     pub values: Vec<fury::Value>,
-    pub props: std::collections::BTreeMap<String, fury::Value>,
+    pub props: fury::Map<String, fury::Value>,
 }
 
 /// Python Tuple[...] fields with elements of different types: declared as a list of UNKNOWN (fingerprint 22,0,0[0,0,0]) and written as a list whose elements carry their type ids
@@ -560,7 +560,7 @@ pub struct Tuples {
     pub with_point: (Point, String),
     pub with_list: (Vec<String>, i64),
     pub pairs: Vec<(i64, String)>,
-    pub pair_by_key: std::collections::BTreeMap<String, (i64, String)>,
+    pub pair_by_key: fury::Map<String, (i64, String)>,
 }
 
 /// fields that always hold the same number of elements (a port's fixed-size arrays); pyfory declares List[pyfory.Int32] as a LIST of VARINT32 and pyfory.Int32Array as INT32_ARRAY, and only the second is what a Rust [i32; N] is
@@ -1077,15 +1077,15 @@ pub fn expected_collections_basic() -> Collections {
         ints: fury::List(vec![0i64, -1i64, 1099511627776i64]),
         fixed: fury::List(vec![fury::Fixed(-2147483648i32), fury::Fixed(0i32), fury::Fixed(2147483647i32)]),
         maybe_ints: vec![Some(1i64), None, Some(3i64)],
-        tags: [String::from("red")].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        small: [7i32].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        counts: [(String::from("a"), 1i64), (String::from("b"), -2i64)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        names: [(1i32, String::from("one")), (-2i32, String::from("minus two"))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        maybe: [(String::from("x"), None), (String::from("y"), Some(String::from("why"))), (String::from("z"), None)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        tags: fury::Set(vec![String::from("red")]),
+        small: fury::Set(vec![7i32]),
+        counts: fury::Map(vec![(String::from("a"), 1i64), (String::from("b"), -2i64)]),
+        names: fury::Map(vec![(1i32, String::from("one")), (-2i32, String::from("minus two"))]),
+        maybe: fury::Map(vec![(String::from("x"), None), (String::from("y"), Some(String::from("why"))), (String::from("z"), None)]),
         nested: vec![fury::List(vec![1i64, 2i64]), fury::List(Vec::new()), fury::List(vec![3i64])],
-        groups: [(String::from("g"), vec![String::from("m1"), String::from("m2")]), (String::from("e"), Vec::new())].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        groups: fury::Map(vec![(String::from("g"), vec![String::from("m1"), String::from("m2")]), (String::from("e"), Vec::new())]),
         opt_list: Some(vec![String::from("p")]),
-        opt_map: Some([(String::from("k"), 9i64)].into_iter().collect::<std::collections::BTreeMap<_, _>>()),
+        opt_map: Some(fury::Map(vec![(String::from("k"), 9i64)])),
         floats: fury::List(vec![f64::from_bits(0x3ff8000000000000), f64::from_bits(0x8000000000000000), f64::from_bits(0x7ff8000000000000), f64::from_bits(0x7ff0000000000000)]),
         singles: fury::List(vec![f32::from_bits(0x3fc00000), f32::from_bits(0x7fc00001)]),
         flags: fury::List(vec![true, false]),
@@ -1101,15 +1101,15 @@ pub fn expected_collections_empty() -> Collections {
         ints: fury::List(Vec::new()),
         fixed: fury::List(Vec::new()),
         maybe_ints: Vec::new(),
-        tags: std::collections::BTreeSet::new(),
-        small: std::collections::BTreeSet::new(),
-        counts: std::collections::BTreeMap::new(),
-        names: std::collections::BTreeMap::new(),
-        maybe: std::collections::BTreeMap::new(),
+        tags: fury::Set(Vec::new()),
+        small: fury::Set(Vec::new()),
+        counts: fury::Map(Vec::new()),
+        names: fury::Map(Vec::new()),
+        maybe: fury::Map(Vec::new()),
         nested: Vec::new(),
-        groups: std::collections::BTreeMap::new(),
+        groups: fury::Map(Vec::new()),
         opt_list: Some(Vec::new()),
-        opt_map: Some(std::collections::BTreeMap::new()),
+        opt_map: Some(fury::Map(Vec::new())),
         floats: fury::List(Vec::new()),
         singles: fury::List(Vec::new()),
         flags: fury::List(Vec::new()),
@@ -1125,13 +1125,13 @@ pub fn expected_collections_nulls() -> Collections {
         ints: fury::List(vec![5i64]),
         fixed: fury::List(vec![fury::Fixed(6i32)]),
         maybe_ints: vec![None, None],
-        tags: [String::from("c"), String::from("a"), String::from("b")].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        small: [1i32, 2i32, 3i32].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        counts: [(String::from("z"), 0i64)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        names: [(0i32, String::from(""))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        maybe: [(String::from("n"), None)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        tags: fury::Set(vec![String::from("c"), String::from("a"), String::from("b")]),
+        small: fury::Set(vec![1i32, 2i32, 3i32]),
+        counts: fury::Map(vec![(String::from("z"), 0i64)]),
+        names: fury::Map(vec![(0i32, String::from(""))]),
+        maybe: fury::Map(vec![(String::from("n"), None)]),
         nested: vec![fury::List(Vec::new())],
-        groups: std::collections::BTreeMap::new(),
+        groups: fury::Map(Vec::new()),
         opt_list: None,
         opt_map: None,
         floats: fury::List(vec![f64::from_bits(0x3fb999999999999a)]),
@@ -1338,12 +1338,12 @@ pub fn expected_struct_collections_basic() -> StructCollections {
     StructCollections {
         points: vec![Point { x: 1i32, y: 2i32 }, Point { x: 3i32, y: 4i32 }],
         servers: vec![Server { host: String::from("example.org"), port: 8080u16 }, Server { host: String::from("b"), port: 2u16 }],
-        by_key: [(String::from("a"), Point { x: 5i32, y: 6i32 })].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        servers_by_key: [(String::from("s"), Server { host: String::from("example.org"), port: 8080u16 })].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        by_key: fury::Map(vec![(String::from("a"), Point { x: 5i32, y: 6i32 })]),
+        servers_by_key: fury::Map(vec![(String::from("s"), Server { host: String::from("example.org"), port: 8080u16 })]),
         maybe_points: vec![None, Some(Point { x: 7i32, y: 8i32 })],
         maybe_servers: vec![Some(Server { host: String::from("c"), port: 3u16 }), None],
         opt_points: Some(vec![Point { x: 9i32, y: 10i32 }]),
-        maybe_by_key: [(String::from("n"), None), (String::from("p"), Some(Point { x: 11i32, y: 12i32 }))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        maybe_by_key: fury::Map(vec![(String::from("n"), None), (String::from("p"), Some(Point { x: 11i32, y: 12i32 }))]),
     }
 }
 
@@ -1352,12 +1352,12 @@ pub fn expected_struct_collections_empty() -> StructCollections {
     StructCollections {
         points: Vec::new(),
         servers: Vec::new(),
-        by_key: std::collections::BTreeMap::new(),
-        servers_by_key: std::collections::BTreeMap::new(),
+        by_key: fury::Map(Vec::new()),
+        servers_by_key: fury::Map(Vec::new()),
         maybe_points: Vec::new(),
         maybe_servers: Vec::new(),
         opt_points: None,
-        maybe_by_key: std::collections::BTreeMap::new(),
+        maybe_by_key: fury::Map(Vec::new()),
     }
 }
 
@@ -1366,12 +1366,12 @@ pub fn expected_struct_collections_all_null_elements() -> StructCollections {
     StructCollections {
         points: vec![Point { x: 0i32, y: 0i32 }],
         servers: vec![Server { host: String::from("x"), port: 1u16 }],
-        by_key: std::collections::BTreeMap::new(),
-        servers_by_key: std::collections::BTreeMap::new(),
+        by_key: fury::Map(Vec::new()),
+        servers_by_key: fury::Map(Vec::new()),
         maybe_points: vec![None, None],
         maybe_servers: vec![None],
         opt_points: Some(Vec::new()),
-        maybe_by_key: [(String::from("q"), None)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        maybe_by_key: fury::Map(vec![(String::from("q"), None)]),
     }
 }
 
@@ -1388,12 +1388,12 @@ pub fn expected_enums_fields() -> EnumFields {
         opt_color: Some(Color::Blue),
         opt_shade: Some(Shade::Dark),
         colors: vec![Color::Red, Color::Blue],
-        color_map: [(String::from("k"), Color::Green)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        color_set: [Color::Red].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        by_color: [(Color::Blue, String::from("b")), (Color::Red, String::from("r"))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        color_map: fury::Map(vec![(String::from("k"), Color::Green)]),
+        color_set: fury::Set(vec![Color::Red]),
+        by_color: fury::Map(vec![(Color::Blue, String::from("b")), (Color::Red, String::from("r"))]),
         maybe_colors: vec![None, Some(Color::Green)],
         shades: vec![Shade::Light, Shade::Dim],
-        moods: [(String::from("m"), Mood::Happy)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        moods: fury::Map(vec![(String::from("m"), Mood::Happy)]),
     }
 }
 
@@ -1410,12 +1410,12 @@ pub fn expected_enums_fields_nulls() -> EnumFields {
         opt_color: None,
         opt_shade: None,
         colors: Vec::new(),
-        color_map: std::collections::BTreeMap::new(),
-        color_set: std::collections::BTreeSet::new(),
-        by_color: std::collections::BTreeMap::new(),
+        color_map: fury::Map(Vec::new()),
+        color_set: fury::Set(Vec::new()),
+        by_color: fury::Map(Vec::new()),
         maybe_colors: vec![None],
         shades: Vec::new(),
-        moods: std::collections::BTreeMap::new(),
+        moods: fury::Map(Vec::new()),
     }
 }
 
@@ -1432,12 +1432,12 @@ pub fn expected_enums_fields_all_colors() -> EnumFields {
         opt_color: Some(Color::Red),
         opt_shade: Some(Shade::Light),
         colors: vec![Color::Red, Color::Green, Color::Blue],
-        color_map: [(String::from("r"), Color::Red), (String::from("g"), Color::Green)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
-        color_set: [Color::Green, Color::Blue, Color::Red].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        by_color: [(Color::Green, String::from(""))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        color_map: fury::Map(vec![(String::from("r"), Color::Red), (String::from("g"), Color::Green)]),
+        color_set: fury::Set(vec![Color::Green, Color::Blue, Color::Red]),
+        by_color: fury::Map(vec![(Color::Green, String::from(""))]),
         maybe_colors: vec![Some(Color::Blue), None, Some(Color::Red)],
         shades: vec![Shade::Dark],
-        moods: [(String::from("s"), Mood::Sad), (String::from("h"), Mood::Happy)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        moods: fury::Map(vec![(String::from("s"), Mood::Sad), (String::from("h"), Mood::Happy)]),
     }
 }
 
@@ -1499,9 +1499,9 @@ pub fn expected_optionals_present() -> Optionals {
         opt_int: Some(-7i32),
         opt_text: Some(String::from("t")),
         opt_list: Some(fury::List(vec![1i32, 2i32])),
-        opt_map: Some([(String::from("k"), String::from("v"))].into_iter().collect::<std::collections::BTreeMap<_, _>>()),
+        opt_map: Some(fury::Map(vec![(String::from("k"), String::from("v"))])),
         opt_color: Some(Color::Green),
-        opt_set: Some([String::from("s")].into_iter().collect::<std::collections::BTreeSet<_>>()),
+        opt_set: Some(fury::Set(vec![String::from("s")])),
         opt_longs: Some(vec![-9223372036854775808i64]),
     }
 }
@@ -1529,9 +1529,9 @@ pub fn expected_optionals_present_empty() -> Optionals {
         opt_int: Some(0i32),
         opt_text: Some(String::from("")),
         opt_list: Some(fury::List(Vec::new())),
-        opt_map: Some(std::collections::BTreeMap::new()),
+        opt_map: Some(fury::Map(Vec::new())),
         opt_color: Some(Color::Red),
-        opt_set: Some(std::collections::BTreeSet::new()),
+        opt_set: Some(fury::Set(Vec::new())),
         opt_longs: Some(Vec::new()),
     }
 }
@@ -1566,8 +1566,8 @@ pub fn expected_wide_one() -> Wide {
         w25: Some(f64::from_bits(0x3fd0000000000000)),
         w26: vec![String::from("a")],
         w27: fury::List(vec![1i64, -1i64]),
-        w28: [String::from("x")].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        w29: [(String::from("k"), 1i64)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        w28: fury::Set(vec![String::from("x")]),
+        w29: fury::Map(vec![(String::from("k"), 1i64)]),
         w30: Point { x: 1i32, y: -1i32 },
         w31: Some(Point { x: -1i32, y: 1i32 }),
         w32: Color::Blue,
@@ -1575,7 +1575,7 @@ pub fn expected_wide_one() -> Wide {
         w34: Server { host: String::from("h1"), port: 1u16 },
         w35: vec![Point { x: 1i32, y: 2i32 }],
         w36: vec![1i32, -1i32, 2147483647i32],
-        w37: [(1i32, vec![String::from("p"), String::from("q")]), (-1i32, Vec::new())].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        w37: fury::Map(vec![(1i32, vec![String::from("p"), String::from("q")]), (-1i32, Vec::new())]),
         w38: Some(true),
         w39: Shade::Dim,
         w40: vec![Color::Red, Color::Green],
@@ -1612,8 +1612,8 @@ pub fn expected_wide_two() -> Wide {
         w25: None,
         w26: vec![String::from("a"), String::from("b")],
         w27: fury::List(vec![2i64, -2i64]),
-        w28: [String::from("x")].into_iter().collect::<std::collections::BTreeSet<_>>(),
-        w29: [(String::from("k"), 2i64)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        w28: fury::Set(vec![String::from("x")]),
+        w29: fury::Map(vec![(String::from("k"), 2i64)]),
         w30: Point { x: 2i32, y: -2i32 },
         w31: None,
         w32: Color::Blue,
@@ -1621,7 +1621,7 @@ pub fn expected_wide_two() -> Wide {
         w34: Server { host: String::from("h2"), port: 2u16 },
         w35: vec![Point { x: 1i32, y: 2i32 }, Point { x: 3i32, y: 4i32 }],
         w36: vec![2i32, -2i32, 2147483647i32],
-        w37: [(2i32, vec![String::from("p"), String::from("q")]), (-2i32, Vec::new())].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        w37: fury::Map(vec![(2i32, vec![String::from("p"), String::from("q")]), (-2i32, Vec::new())]),
         w38: None,
         w39: Shade::Dim,
         w40: vec![Color::Red, Color::Green],
@@ -1647,7 +1647,7 @@ pub fn expected_sort_order_basic() -> SortOrder {
         user_id: Some(42i64),
         mid: 6i32,
         flag_on: true,
-        alpha_beta: [(String::from("x"), 7i32)].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        alpha_beta: fury::Map(vec![(String::from("x"), 7i32)]),
         big_b: -8i64,
         user_name: String::from("u"),
         maybe_count: None,
@@ -1699,7 +1699,7 @@ pub fn expected_dynamic_basic() -> Dynamic {
     Dynamic {
         value: fury::Value::VarInt64(5i64),
         values: vec![fury::Value::VarInt64(1i64), fury::Value::String(String::from("two")), fury::Value::Float64(f64::from_bits(0x400c000000000000))],
-        props: [(String::from("i"), fury::Value::VarInt64(1i64)), (String::from("s"), fury::Value::String(String::from("x"))), (String::from("l"), fury::Value::List(vec![fury::Value::Bool(true)]))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        props: fury::Map(vec![(String::from("i"), fury::Value::VarInt64(1i64)), (String::from("s"), fury::Value::String(String::from("x"))), (String::from("l"), fury::Value::List(vec![fury::Value::Bool(true)]))]),
     }
 }
 
@@ -1708,7 +1708,7 @@ pub fn expected_dynamic_same_types() -> Dynamic {
     Dynamic {
         value: fury::Value::String(String::from("s")),
         values: vec![fury::Value::String(String::from("a")), fury::Value::String(String::from("b"))],
-        props: [(String::from("f"), fury::Value::Float64(f64::from_bits(0x3ff8000000000000)))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        props: fury::Map(vec![(String::from("f"), fury::Value::Float64(f64::from_bits(0x3ff8000000000000)))]),
     }
 }
 
@@ -1733,18 +1733,18 @@ pub fn expected_roots_list_of_colors() -> Vec<Color> {
 }
 
 /// `structs/roots/map_string_color` (map<string,Color>)
-pub fn expected_roots_map_string_color() -> std::collections::BTreeMap<String, Color> {
-    [(String::from("a"), Color::Red), (String::from("b"), Color::Green)].into_iter().collect::<std::collections::BTreeMap<_, _>>()
+pub fn expected_roots_map_string_color() -> fury::Map<String, Color> {
+    fury::Map(vec![(String::from("a"), Color::Red), (String::from("b"), Color::Green)])
 }
 
 /// `structs/roots/map_string_point` (map<string,Point>)
-pub fn expected_roots_map_string_point() -> std::collections::BTreeMap<String, Point> {
-    [(String::from("p"), Point { x: 5i32, y: 5i32 })].into_iter().collect::<std::collections::BTreeMap<_, _>>()
+pub fn expected_roots_map_string_point() -> fury::Map<String, Point> {
+    fury::Map(vec![(String::from("p"), Point { x: 5i32, y: 5i32 })])
 }
 
 /// `structs/roots/set_of_shades` (set<Shade>)
-pub fn expected_roots_set_of_shades() -> std::collections::BTreeSet<Shade> {
-    [Shade::Dark].into_iter().collect::<std::collections::BTreeSet<_>>()
+pub fn expected_roots_set_of_shades() -> fury::Set<Shade> {
+    fury::Set(vec![Shade::Dark])
 }
 
 /// `structs/tuples/basic` (Tuples)
@@ -1757,7 +1757,7 @@ pub fn expected_tuples_basic() -> Tuples {
         with_point: (Point { x: 1i32, y: 2i32 }, String::from("s")),
         with_list: (vec![String::from("p"), String::from("q")], 5i64),
         pairs: vec![(1i64, String::from("a")), (2i64, String::from("b"))],
-        pair_by_key: [(String::from("k"), (3i64, String::from("c")))].into_iter().collect::<std::collections::BTreeMap<_, _>>(),
+        pair_by_key: fury::Map(vec![(String::from("k"), (3i64, String::from("c")))]),
     }
 }
 
@@ -1771,7 +1771,7 @@ pub fn expected_tuples_other() -> Tuples {
         with_point: (Point { x: -2147483648i32, y: 2147483647i32 }, String::from("t")),
         with_list: (Vec::new(), 0i64),
         pairs: Vec::new(),
-        pair_by_key: std::collections::BTreeMap::new(),
+        pair_by_key: fury::Map(Vec::new()),
     }
 }
 
@@ -1846,7 +1846,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Point>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Point>(fury, &expected_point_basic()),
             transcode: fury_conformance::structs::transcode::<Point>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1856,7 +1855,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Point>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Point>(fury, &expected_point_zero()),
             transcode: fury_conformance::structs::transcode::<Point>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1866,7 +1864,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Point>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Point>(fury, &expected_point_min_max()),
             transcode: fury_conformance::structs::transcode::<Point>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1876,7 +1873,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Point>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Point>(fury, &expected_point_max_min()),
             transcode: fury_conformance::structs::transcode::<Point>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1886,7 +1882,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Point>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Point>(fury, &expected_point_varint_edges()),
             transcode: fury_conformance::structs::transcode::<Point>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1896,7 +1891,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<AllPrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<AllPrimitives>(fury, &expected_all_primitives_zero()),
             transcode: fury_conformance::structs::transcode::<AllPrimitives>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1906,7 +1900,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<AllPrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<AllPrimitives>(fury, &expected_all_primitives_max()),
             transcode: fury_conformance::structs::transcode::<AllPrimitives>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1916,7 +1909,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<AllPrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<AllPrimitives>(fury, &expected_all_primitives_min()),
             transcode: fury_conformance::structs::transcode::<AllPrimitives>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1926,7 +1918,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<AllPrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<AllPrimitives>(fury, &expected_all_primitives_edges()),
             transcode: fury_conformance::structs::transcode::<AllPrimitives>,
-            order_differs: &[],
             has_nan: true,
         },
         Case {
@@ -1936,7 +1927,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<AllPrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<AllPrimitives>(fury, &expected_all_primitives_edges2()),
             transcode: fury_conformance::structs::transcode::<AllPrimitives>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1946,7 +1936,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<HalfFloats>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<HalfFloats>(fury, &expected_half_floats_basic()),
             transcode: fury_conformance::structs::transcode::<HalfFloats>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1956,7 +1945,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<HalfFloats>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<HalfFloats>(fury, &expected_half_floats_special()),
             transcode: fury_conformance::structs::transcode::<HalfFloats>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1966,7 +1954,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<NullablePrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<NullablePrimitives>(fury, &expected_nullable_primitives_all_null()),
             transcode: fury_conformance::structs::transcode::<NullablePrimitives>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1976,7 +1963,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<NullablePrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<NullablePrimitives>(fury, &expected_nullable_primitives_all_max()),
             transcode: fury_conformance::structs::transcode::<NullablePrimitives>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -1986,7 +1972,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<NullablePrimitives>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<NullablePrimitives>(fury, &expected_nullable_primitives_mixed()),
             transcode: fury_conformance::structs::transcode::<NullablePrimitives>,
-            order_differs: &[],
             has_nan: true,
         },
         Case {
@@ -1996,7 +1981,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Scalars>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Scalars>(fury, &expected_scalars_ascii()),
             transcode: fury_conformance::structs::transcode::<Scalars>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2006,7 +1990,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Scalars>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Scalars>(fury, &expected_scalars_all_present()),
             transcode: fury_conformance::structs::transcode::<Scalars>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2016,7 +1999,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Scalars>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Scalars>(fury, &expected_scalars_latin1()),
             transcode: fury_conformance::structs::transcode::<Scalars>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2026,7 +2008,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Scalars>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Scalars>(fury, &expected_scalars_utf16()),
             transcode: fury_conformance::structs::transcode::<Scalars>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2036,7 +2017,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Scalars>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Scalars>(fury, &expected_scalars_utf8()),
             transcode: fury_conformance::structs::transcode::<Scalars>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2046,7 +2026,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Collections>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Collections>(fury, &expected_collections_basic()),
             transcode: fury_conformance::structs::transcode::<Collections>,
-            order_differs: &["$.names", "$.groups"],
             has_nan: true,
         },
         Case {
@@ -2056,7 +2035,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Collections>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Collections>(fury, &expected_collections_empty()),
             transcode: fury_conformance::structs::transcode::<Collections>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2066,7 +2044,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Collections>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Collections>(fury, &expected_collections_nulls()),
             transcode: fury_conformance::structs::transcode::<Collections>,
-            order_differs: &["$.tags"],
             has_nan: false,
         },
         Case {
@@ -2076,7 +2053,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Arrays>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Arrays>(fury, &expected_arrays_basic()),
             transcode: fury_conformance::structs::transcode::<Arrays>,
-            order_differs: &[],
             has_nan: true,
         },
         Case {
@@ -2086,7 +2062,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Arrays>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Arrays>(fury, &expected_arrays_empty()),
             transcode: fury_conformance::structs::transcode::<Arrays>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2096,7 +2071,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Outer>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Outer>(fury, &expected_nested_three_deep()),
             transcode: fury_conformance::structs::transcode::<Outer>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2106,7 +2080,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Outer>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Outer>(fury, &expected_nested_opt_null()),
             transcode: fury_conformance::structs::transcode::<Outer>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2116,7 +2089,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Mesh>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Mesh>(fury, &expected_plain_nested_mesh()),
             transcode: fury_conformance::structs::transcode::<Mesh>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2126,7 +2098,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Mesh>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Mesh>(fury, &expected_plain_nested_empty_mesh()),
             transcode: fury_conformance::structs::transcode::<Mesh>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2136,7 +2107,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Vec<Triangle>>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Vec<Triangle>>(fury, &expected_plain_nested_triangles()),
             transcode: fury_conformance::structs::transcode::<Vec<Triangle>>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2146,7 +2116,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Person>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Person>(fury, &expected_named_person()),
             transcode: fury_conformance::structs::transcode::<Person>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2156,7 +2125,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Person>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Person>(fury, &expected_named_person_nick_null()),
             transcode: fury_conformance::structs::transcode::<Person>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2166,7 +2134,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Server>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Server>(fury, &expected_named_server()),
             transcode: fury_conformance::structs::transcode::<Server>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2176,7 +2143,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Leaf>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Leaf>(fury, &expected_named_leaf()),
             transcode: fury_conformance::structs::transcode::<Leaf>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2186,7 +2152,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<LowerName>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<LowerName>(fury, &expected_named_lower_name()),
             transcode: fury_conformance::structs::transcode::<LowerName>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2196,7 +2161,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Namae>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Namae>(fury, &expected_named_namae()),
             transcode: fury_conformance::structs::transcode::<Namae>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2206,7 +2170,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<LongName>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<LongName>(fury, &expected_named_long_name()),
             transcode: fury_conformance::structs::transcode::<LongName>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2216,7 +2179,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<OrderItem>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<OrderItem>(fury, &expected_named_order_item()),
             transcode: fury_conformance::structs::transcode::<OrderItem>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2226,7 +2188,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<CNode>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<CNode>(fury, &expected_named_cross_role_dedup()),
             transcode: fury_conformance::structs::transcode::<CNode>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2236,7 +2197,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Holder>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Holder>(fury, &expected_named_holder()),
             transcode: fury_conformance::structs::transcode::<Holder>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2246,7 +2206,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Holder>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Holder>(fury, &expected_named_holder_opt_null()),
             transcode: fury_conformance::structs::transcode::<Holder>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2256,7 +2215,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<NamedHolder>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<NamedHolder>(fury, &expected_named_named_holder()),
             transcode: fury_conformance::structs::transcode::<NamedHolder>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2266,7 +2224,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<StructCollections>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<StructCollections>(fury, &expected_struct_collections_basic()),
             transcode: fury_conformance::structs::transcode::<StructCollections>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2276,7 +2233,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<StructCollections>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<StructCollections>(fury, &expected_struct_collections_empty()),
             transcode: fury_conformance::structs::transcode::<StructCollections>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2286,7 +2242,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<StructCollections>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<StructCollections>(fury, &expected_struct_collections_all_null_elements()),
             transcode: fury_conformance::structs::transcode::<StructCollections>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2296,7 +2251,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<EnumFields>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<EnumFields>(fury, &expected_enums_fields()),
             transcode: fury_conformance::structs::transcode::<EnumFields>,
-            order_differs: &["$.by_color"],
             has_nan: false,
         },
         Case {
@@ -2306,7 +2260,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<EnumFields>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<EnumFields>(fury, &expected_enums_fields_nulls()),
             transcode: fury_conformance::structs::transcode::<EnumFields>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2316,7 +2269,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<EnumFields>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<EnumFields>(fury, &expected_enums_fields_all_colors()),
             transcode: fury_conformance::structs::transcode::<EnumFields>,
-            order_differs: &["$.color_map", "$.color_set", "$.moods"],
             has_nan: false,
         },
         Case {
@@ -2326,7 +2278,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Color>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Color>(fury, &expected_enums_color_red()),
             transcode: fury_conformance::structs::transcode::<Color>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2336,7 +2287,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Color>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Color>(fury, &expected_enums_color_green()),
             transcode: fury_conformance::structs::transcode::<Color>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2346,7 +2296,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Color>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Color>(fury, &expected_enums_color_blue()),
             transcode: fury_conformance::structs::transcode::<Color>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2356,7 +2305,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Sparse>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Sparse>(fury, &expected_enums_sparse_five()),
             transcode: fury_conformance::structs::transcode::<Sparse>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2366,7 +2314,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Sparse>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Sparse>(fury, &expected_enums_sparse_nine()),
             transcode: fury_conformance::structs::transcode::<Sparse>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2376,7 +2323,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Level>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Level>(fury, &expected_enums_level_low()),
             transcode: fury_conformance::structs::transcode::<Level>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2386,7 +2332,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Sign>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Sign>(fury, &expected_enums_sign_neg()),
             transcode: fury_conformance::structs::transcode::<Sign>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2396,7 +2341,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Shade>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Shade>(fury, &expected_enums_shade_dark()),
             transcode: fury_conformance::structs::transcode::<Shade>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2406,7 +2350,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Mood>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Mood>(fury, &expected_enums_mood_sad()),
             transcode: fury_conformance::structs::transcode::<Mood>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2416,7 +2359,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Status>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Status>(fury, &expected_enums_status_not_found()),
             transcode: fury_conformance::structs::transcode::<Status>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2426,7 +2368,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Optionals>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Optionals>(fury, &expected_optionals_present()),
             transcode: fury_conformance::structs::transcode::<Optionals>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2436,7 +2377,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Optionals>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Optionals>(fury, &expected_optionals_absent()),
             transcode: fury_conformance::structs::transcode::<Optionals>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2446,7 +2386,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Optionals>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Optionals>(fury, &expected_optionals_present_empty()),
             transcode: fury_conformance::structs::transcode::<Optionals>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2456,7 +2395,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Wide>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Wide>(fury, &expected_wide_one()),
             transcode: fury_conformance::structs::transcode::<Wide>,
-            order_differs: &["$.w37"],
             has_nan: false,
         },
         Case {
@@ -2466,7 +2404,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Wide>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Wide>(fury, &expected_wide_two()),
             transcode: fury_conformance::structs::transcode::<Wide>,
-            order_differs: &["$.w37"],
             has_nan: false,
         },
         Case {
@@ -2476,7 +2413,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<SortOrder>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<SortOrder>(fury, &expected_sort_order_basic()),
             transcode: fury_conformance::structs::transcode::<SortOrder>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2486,7 +2422,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Tagged>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Tagged>(fury, &expected_tagged_basic()),
             transcode: fury_conformance::structs::transcode::<Tagged>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2496,7 +2431,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Tagged>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Tagged>(fury, &expected_tagged_nulls()),
             transcode: fury_conformance::structs::transcode::<Tagged>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2506,7 +2440,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Empty>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Empty>(fury, &expected_empty_by_id()),
             transcode: fury_conformance::structs::transcode::<Empty>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2516,7 +2449,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<EmptyNamed>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<EmptyNamed>(fury, &expected_empty_by_name()),
             transcode: fury_conformance::structs::transcode::<EmptyNamed>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2526,7 +2458,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Dynamic>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Dynamic>(fury, &expected_dynamic_basic()),
             transcode: fury_conformance::structs::transcode::<Dynamic>,
-            order_differs: &["$.props"],
             has_nan: false,
         },
         Case {
@@ -2536,7 +2467,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Dynamic>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Dynamic>(fury, &expected_dynamic_same_types()),
             transcode: fury_conformance::structs::transcode::<Dynamic>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2546,7 +2476,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Vec<Point>>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Vec<Point>>(fury, &expected_roots_list_of_points()),
             transcode: fury_conformance::structs::transcode::<Vec<Point>>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2556,7 +2485,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Vec<Server>>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Vec<Server>>(fury, &expected_roots_list_of_servers()),
             transcode: fury_conformance::structs::transcode::<Vec<Server>>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2566,7 +2494,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Vec<Option<Point>>>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Vec<Option<Point>>>(fury, &expected_roots_list_of_optional_points()),
             transcode: fury_conformance::structs::transcode::<Vec<Option<Point>>>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2576,37 +2503,33 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Vec<Color>>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Vec<Color>>(fury, &expected_roots_list_of_colors()),
             transcode: fury_conformance::structs::transcode::<Vec<Color>>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
             name: "structs/roots/map_string_color",
-            rust_type: "std::collections::BTreeMap<String, Color>",
-            check: |fury, bytes, writer_same| fury_conformance::structs::check::<std::collections::BTreeMap<String, Color>>(fury, bytes, writer_same, expected_roots_map_string_color()),
-            decode: |fury, bytes| fury_conformance::structs::decode::<std::collections::BTreeMap<String, Color>>(fury, bytes),
-            encode: |fury| fury_conformance::structs::encode::<std::collections::BTreeMap<String, Color>>(fury, &expected_roots_map_string_color()),
-            transcode: fury_conformance::structs::transcode::<std::collections::BTreeMap<String, Color>>,
-            order_differs: &[],
+            rust_type: "fury::Map<String, Color>",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<fury::Map<String, Color>>(fury, bytes, writer_same, expected_roots_map_string_color()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<fury::Map<String, Color>>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<fury::Map<String, Color>>(fury, &expected_roots_map_string_color()),
+            transcode: fury_conformance::structs::transcode::<fury::Map<String, Color>>,
             has_nan: false,
         },
         Case {
             name: "structs/roots/map_string_point",
-            rust_type: "std::collections::BTreeMap<String, Point>",
-            check: |fury, bytes, writer_same| fury_conformance::structs::check::<std::collections::BTreeMap<String, Point>>(fury, bytes, writer_same, expected_roots_map_string_point()),
-            decode: |fury, bytes| fury_conformance::structs::decode::<std::collections::BTreeMap<String, Point>>(fury, bytes),
-            encode: |fury| fury_conformance::structs::encode::<std::collections::BTreeMap<String, Point>>(fury, &expected_roots_map_string_point()),
-            transcode: fury_conformance::structs::transcode::<std::collections::BTreeMap<String, Point>>,
-            order_differs: &[],
+            rust_type: "fury::Map<String, Point>",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<fury::Map<String, Point>>(fury, bytes, writer_same, expected_roots_map_string_point()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<fury::Map<String, Point>>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<fury::Map<String, Point>>(fury, &expected_roots_map_string_point()),
+            transcode: fury_conformance::structs::transcode::<fury::Map<String, Point>>,
             has_nan: false,
         },
         Case {
             name: "structs/roots/set_of_shades",
-            rust_type: "std::collections::BTreeSet<Shade>",
-            check: |fury, bytes, writer_same| fury_conformance::structs::check::<std::collections::BTreeSet<Shade>>(fury, bytes, writer_same, expected_roots_set_of_shades()),
-            decode: |fury, bytes| fury_conformance::structs::decode::<std::collections::BTreeSet<Shade>>(fury, bytes),
-            encode: |fury| fury_conformance::structs::encode::<std::collections::BTreeSet<Shade>>(fury, &expected_roots_set_of_shades()),
-            transcode: fury_conformance::structs::transcode::<std::collections::BTreeSet<Shade>>,
-            order_differs: &[],
+            rust_type: "fury::Set<Shade>",
+            check: |fury, bytes, writer_same| fury_conformance::structs::check::<fury::Set<Shade>>(fury, bytes, writer_same, expected_roots_set_of_shades()),
+            decode: |fury, bytes| fury_conformance::structs::decode::<fury::Set<Shade>>(fury, bytes),
+            encode: |fury| fury_conformance::structs::encode::<fury::Set<Shade>>(fury, &expected_roots_set_of_shades()),
+            transcode: fury_conformance::structs::transcode::<fury::Set<Shade>>,
             has_nan: false,
         },
         Case {
@@ -2616,7 +2539,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Tuples>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Tuples>(fury, &expected_tuples_basic()),
             transcode: fury_conformance::structs::transcode::<Tuples>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2626,7 +2548,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Tuples>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Tuples>(fury, &expected_tuples_other()),
             transcode: fury_conformance::structs::transcode::<Tuples>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2636,7 +2557,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<FixedArrays>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<FixedArrays>(fury, &expected_fixed_arrays_basic()),
             transcode: fury_conformance::structs::transcode::<FixedArrays>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2646,7 +2566,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<FixedArrays>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<FixedArrays>(fury, &expected_fixed_arrays_edges()),
             transcode: fury_conformance::structs::transcode::<FixedArrays>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2656,7 +2575,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<PointPage>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<PointPage>(fury, &expected_generic_point_page()),
             transcode: fury_conformance::structs::transcode::<PointPage>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2666,7 +2584,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<IntPage>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<IntPage>(fury, &expected_generic_int_page()),
             transcode: fury_conformance::structs::transcode::<IntPage>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2676,7 +2593,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<IntPage>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<IntPage>(fury, &expected_generic_empty_page()),
             transcode: fury_conformance::structs::transcode::<IntPage>,
-            order_differs: &[],
             has_nan: false,
         },
         Case {
@@ -2686,7 +2602,6 @@ pub fn cases() -> Vec<Case> {
             decode: |fury, bytes| fury_conformance::structs::decode::<Pages>(fury, bytes),
             encode: |fury| fury_conformance::structs::encode::<Pages>(fury, &expected_generic_both()),
             transcode: fury_conformance::structs::transcode::<Pages>,
-            order_differs: &[],
             has_nan: false,
         },
     ]

@@ -470,3 +470,76 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
         }
     }
 }
+
+/// A SET kept as a `Vec<T>` in its own order: written in that order, read in wire order
+/// (duplicates a stream holds are kept). Use it where the order of a peer's set matters,
+/// e.g. to write back exactly the bytes pyfory wrote for a Python set; `BTreeSet` writes
+/// its elements sorted and `HashSet` in hash order. Equality compares in order.
+///
+/// ```
+/// use fury::{Fury, Set};
+/// let fury = Fury::default();
+/// // pyfory iterates the Python set {1, 8} as 8, 1 and writes it so
+/// let pyfory = [0x01, 0xff, 0x17, 0x02, 0x08, 0x07, 0x10, 0x02];
+/// let set: Set<i64> = fury.deserialize(&pyfory).unwrap();
+/// assert_eq!(set, Set(vec![8, 1]));
+/// assert_eq!(fury.serialize(&set).unwrap(), pyfory);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Set<T>(pub Vec<T>);
+
+impl<T> Default for Set<T> {
+    fn default() -> Self {
+        Set(Vec::new())
+    }
+}
+
+impl<T: WireType> WireType for Set<T> {
+    const TYPE_ID: TypeId = TypeId::Set;
+    const REF_TYPE: bool = true;
+    fn field_type(
+        registry: &crate::resolver::Registry,
+        compatible: bool,
+    ) -> crate::meta::typedef::FieldType {
+        super::collection_field_type::<T>(TypeId::Set, registry, compatible)
+    }
+}
+
+impl<T: Serialize> Serialize for Set<T> {
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        self.0.iter().for_each(|x| x.visit_buffers(out))
+    }
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_elements(self.0.len(), self.0.iter(), false, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_elements(self.0.len(), self.0.iter(), true, ctx)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Set<T> {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Set(Vec::new()))
+    }
+
+    #[inline]
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        read_elements(ctx).map(Set)
+    }
+
+    /// A SET, or a LIST (as the other set types read one).
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        if id == TypeId::Set || id == TypeId::List {
+            read_elements(ctx).map(Set)
+        } else {
+            Err(ctx.mismatch(std::any::type_name::<Self>(), id))
+        }
+    }
+}

@@ -425,3 +425,75 @@ macro_rules! map_impl {
 
 map_impl!(HashMap[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
 map_impl!(BTreeMap, Ord);
+
+/// A MAP kept as its pairs in a `Vec<(K, V)>`: written in that order, read in wire order
+/// (duplicate keys a stream holds are kept). Use it where the order of a peer's map matters,
+/// e.g. to write back exactly the bytes pyfory wrote for a Python dict, which keeps
+/// insertion order; `BTreeMap` writes its pairs sorted by key and `HashMap` in hash order.
+/// Equality compares in order.
+///
+/// ```
+/// use fury::{Fury, Map};
+/// let fury = Fury::default();
+/// // pyfory writes {"b": 1, "a": 2} in insertion order
+/// let pyfory = [0x01, 0xff, 0x18, 0x02, 0x00, 0x02, 0x15, 0x07, 0x04, 0x62, 0x02, 0x04, 0x61, 0x04];
+/// let map: Map<String, i64> = fury.deserialize(&pyfory).unwrap();
+/// assert_eq!(map, Map(vec![("b".to_string(), 1), ("a".to_string(), 2)]));
+/// assert_eq!(fury.serialize(&map).unwrap(), pyfory);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Map<K, V>(pub Vec<(K, V)>);
+
+impl<K, V> Default for Map<K, V> {
+    fn default() -> Self {
+        Map(Vec::new())
+    }
+}
+
+impl<K: WireType, V: WireType> WireType for Map<K, V> {
+    const TYPE_ID: TypeId = TypeId::Map;
+    const REF_TYPE: bool = true;
+    fn field_type(
+        registry: &crate::resolver::Registry,
+        compatible: bool,
+    ) -> crate::meta::typedef::FieldType {
+        let mut t = crate::meta::typedef::FieldType::leaf(TypeId::Map);
+        t.children.push(K::field_type(registry, compatible));
+        t.children.push(V::field_type(registry, compatible));
+        t
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for Map<K, V> {
+    #[inline]
+    fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
+        for (k, v) in &self.0 {
+            k.visit_buffers(out);
+            v.visit_buffers(out);
+        }
+    }
+
+    #[inline]
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_map(self.0.len(), self.0.iter().map(|(k, v)| (k, v)), false, ctx)
+    }
+
+    #[inline]
+    fn write_declared(&self, ctx: &mut WriteContext) -> Result<()> {
+        write_map(self.0.len(), self.0.iter().map(|(k, v)| (k, v)), true, ctx)
+    }
+}
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Map<K, V> {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(Map(Vec::new()))
+    }
+
+    #[inline]
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        let mut pairs = Vec::new();
+        read_map::<K, V, _>(ctx, PairVec(&mut pairs))?;
+        Ok(Map(pairs))
+    }
+}

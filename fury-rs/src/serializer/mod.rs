@@ -25,9 +25,9 @@ pub(crate) mod union;
 mod wrapper;
 
 pub use array::{ArrayView, UInt8Array};
-pub use collection::{read_elements, write_elements, ItemReader, List, Typed};
+pub use collection::{read_elements, write_elements, ItemReader, List, Set, Typed};
 pub use ext::Ext;
-pub use map::{read_map, write_map};
+pub use map::{read_map, write_map, Map};
 pub use object::FuryObject;
 pub use std_types::{BorrowCow, CowRead};
 pub use union::UnknownCase;

@@ -1,8 +1,10 @@
 //! fury-rs as a testee of `fury-conformance run` (`conformance/PROTOCOL.md`).
 //!
-//! Built-in, reference, decimal and most out-of-band vectors go through the dynamic
-//! `fury::Value`; unions, extension types and the out-of-band struct through the
-//! hand-written mirrors of `kinds.rs`, rows through those of `rows.rs`. Struct and enum
+//! Built-in, decimal and most out-of-band vectors, and the reference-tracking vectors without
+//! structs or enums, go through the dynamic `fury::Value`; unions, extension types and the
+//! out-of-band struct through the hand-written mirrors of `kinds.rs`, rows through those of
+//! `rows.rs`, the reference-tracking vectors with structs or enums through the derived types
+//! of `refs.rs` (graphs of `Rc` / `Rc<RefCell<_>>`, built from the request's node). Struct and enum
 //! vectors go through the derived Rust types that `gen_rust_mirrors.py` generates from the
 //! vector files (`tests/generated/*_mirror.rs`), as a Rust port would: `decode` reads the
 //! bytes as the vector's Rust type, writes that value in compatible mode and reads it back as
@@ -39,8 +41,14 @@ mod structs_mirror;
 #[path = "../../../tests/generated/compat_mirror.rs"]
 mod compat_mirror;
 
+// The reference-tracking types of the fuzz targets (most of the refs mirrors; see refs.rs).
+#[allow(dead_code)]
+#[path = "../../../../fuzz/src/ref_types.rs"]
+mod ref_types;
+
 mod kinds;
 mod meta;
+mod refs;
 mod rows;
 
 use fury_conformance::structs::{Case, CompatCase};
@@ -52,6 +60,7 @@ struct Mirrors {
     same: Fury,
     compat_same: Fury,
     dynamic: Fury,
+    refs: refs::RefMirrors,
 }
 
 impl Mirrors {
@@ -72,6 +81,7 @@ impl Mirrors {
             same,
             compat_same,
             dynamic: Fury::builder().compatible(true).build(),
+            refs: refs::RefMirrors::new(),
         }
     }
 }
@@ -205,6 +215,9 @@ fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
     }
     if req["settings"]["out_of_band"] == true {
         return kinds::handle_oob_value(req);
+    }
+    if let Some(answer) = mirrors.refs.handle(req) {
+        return answer;
     }
     if let Some(case) = mirrors.structs.get(name) {
         return handle_struct(mirrors, case, req);
