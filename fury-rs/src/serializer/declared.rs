@@ -24,6 +24,9 @@ pub(crate) trait Dynamic<'de>: Deserialize<'de> {
     /// Whether the values are written again (a `Value`), so the writer numbers them; a
     /// skipped value is not.
     const WRITTEN: bool;
+    /// The type a value (a copy a back reference resolved to) is written with, if it is
+    /// written at all; `None` for a back reference kept as one, a null, a skipped value.
+    fn written_type(&self) -> Option<TypeId>;
 }
 
 /// Numbers, bools and strings: a `ref` field of these kinds carries no reference flag.
@@ -147,7 +150,13 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
     }
 
     fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<D> {
-        D::from_ref(ctx, id, at)
+        let v = D::from_ref(ctx, id, at)?;
+        // A reference to a value the writer does not number (a number, an enum) reads as a
+        // copy of it, which must fit the declared type as the value itself would have to.
+        if let Some(wire) = v.written_type() {
+            check_fits(ctx, self.t, wire)?;
+        }
+        Ok(v)
     }
 
     fn begin_ref(&self, ctx: &mut ReadContext<'de, '_>, slot: usize) {

@@ -25,6 +25,9 @@ impl WireType for Skipped {
 
 impl<'de> Dynamic<'de> for Skipped {
     const WRITTEN: bool = false;
+    fn written_type(&self) -> Option<TypeId> {
+        None
+    }
     fn list(_: Vec<Self>) -> Self {
         Skipped
     }

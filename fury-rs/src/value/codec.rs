@@ -15,6 +15,12 @@ use crate::types::TypeId;
 
 impl<'de> Dynamic<'de> for Value {
     const WRITTEN: bool = true;
+    fn written_type(&self) -> Option<TypeId> {
+        match self {
+            Value::Ref(_) | Value::Null => None,
+            other => Some(other.type_id()),
+        }
+    }
     fn list(items: Vec<Self>) -> Self {
         Value::List(items)
     }
