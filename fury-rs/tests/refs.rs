@@ -402,3 +402,41 @@ fn back_references_need_tracking_and_re_encode_with_it() {
     let again = fury.serialize(&v).unwrap();
     assert_eq!(fury.deserialize::<Value>(&again).unwrap(), v);
 }
+
+/// A "reference bomb": a large value the writer gives no id (a dense array), flagged `00`
+/// anyway, then thousands of `fe` back references to it. A `Value` reads such a reference as a
+/// copy (the writer would not number the array), so the copies together are bounded by the
+/// bytes read: a few bytes of `fe` cannot multiply the array (spec 09 §9.11).
+#[test]
+fn back_references_to_an_untracked_value_cannot_multiply_it() {
+    let fury = Fury::builder().ref_tracking(true).build();
+    // The element as the root writes it: `00`, the type id, the payload.
+    let array = fury
+        .serialize(&fury::Value::Float64Array(vec![0.5; 1000]))
+        .unwrap();
+    let element = &array[1..];
+    let build = |refs: usize| {
+        let mut b = vec![0x01, 0x00, 0x16];
+        let mut n = refs as u32 + 1;
+        while n >= 0x80 {
+            b.push((n as u8 & 0x7f) | 0x80);
+            n >>= 7;
+        }
+        b.push(n as u8);
+        b.push(0x01); // elements header: tracked, of mixed types
+        b.extend_from_slice(element);
+        for _ in 0..refs {
+            b.extend_from_slice(&[0xfe, 0x01]);
+        }
+        b
+    };
+    // A few references are copies, as before.
+    let few: fury::Value = fury.deserialize(&build(2)).unwrap();
+    assert!(matches!(&few, fury::Value::List(xs) if xs.len() == 3 && xs[1] == xs[0]));
+    // 5,000 of them would copy 40 MB out of 18 KB: refused.
+    let e = fury.deserialize::<fury::Value>(&build(5000)).unwrap_err();
+    assert!(
+        e.to_string().contains("copied beyond the input's size"),
+        "{e}"
+    );
+}

@@ -33,6 +33,9 @@ pub(super) struct ReadExtra {
     pub(super) canon: u32,
     pub(super) slot_canon: Vec<u32>,
     pub(super) canon_root: bool,
+    /// Bytes of `Value` copies made so far for back references to values the writer gives
+    /// no id (see `ReadContext::copy_allowance`).
+    pub(super) copied: std::cell::Cell<usize>,
     pub(super) count: Option<bool>,
 }
 
@@ -76,6 +79,7 @@ impl ReadExtra {
         self.canon = 0;
         self.slot_canon.clear();
         self.canon_root = false;
+        self.copied.set(0);
         self.count = None;
         true
     }

@@ -135,6 +135,27 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         }
     }
 
+    /// What copies of `Value`s may still take: a back reference to a value the writer gives
+    /// no id (a number, a string, an enum, a union, a dense array) reads as a copy of it, and
+    /// the heap those copies take together may grow by 8 bytes per input byte read so far
+    /// (plus 4 KiB), so that a few bytes of `fe` cannot multiply a large value (spec 09
+    /// §9.11). Counted from the bytes read, not the input's length, so that a message decodes
+    /// alike alone and as the prefix of a longer input.
+    pub(crate) fn copy_allowance(&self) -> usize {
+        let copied = self.extra.as_ref().map_or(0, |e| e.copied.get());
+        let read = self.reader.position();
+        read.saturating_mul(8)
+            .saturating_add(4096)
+            .saturating_sub(copied)
+    }
+
+    /// Counts a copy of `bytes` against [`copy_allowance`](Self::copy_allowance).
+    pub(crate) fn spend_copy(&self, bytes: usize) {
+        if let Some(e) = self.extra.as_ref() {
+            e.copied.set(e.copied.get().saturating_add(bytes));
+        }
+    }
+
     /// The root is a dynamic `Value`: the writer numbers it whatever its kind.
     pub(crate) fn set_canon_root(&mut self) {
         self.extra.get_or_insert_with(take_read_extra).canon_root = true;

@@ -345,19 +345,21 @@ impl<'de> Deserialize<'de> for Value {
         match ctx.ref_slot_raw(id as usize) {
             Some(RefSlot::Node(node)) => Ok(Value::Ref(*node)),
             Some(RefSlot::Rc(any)) if any.is::<Value>() => {
-                any.downcast_ref::<Value>().cloned().ok_or_else(|| {
+                let v = any.downcast_ref::<Value>().ok_or_else(|| {
                     invalid(format!(
                         "a back reference (to id {id}) to a value of another type"
                     ))
-                })
+                })?;
+                let size = copy_size(v, ctx.copy_allowance()).ok_or_else(|| too_large(id, at))?;
+                ctx.spend_copy(size);
+                Ok(v.clone())
             }
             // A value of a static type around the `Value` (a `Vec<Value>` holding a
             // reference to itself): the id its writer gives it.
-            _ => ctx.typed_slot_canon(id as usize).map(Value::Ref).ok_or_else(|| {
-                invalid(format!(
-                    "a back reference (to id {id}) to a value that is not written again (a skipped field)"
-                ))
-            }),
+            _ => ctx
+                .typed_slot_canon(id as usize)
+                .map(Value::Ref)
+                .ok_or_else(|| too_large_or_skipped(id, at)),
         }
     }
 
@@ -380,7 +382,15 @@ impl<'de> Deserialize<'de> for Value {
             _ => false,
         };
         if !counted {
-            ctx.set_ref(slot, RefSlot::Rc(std::rc::Rc::new(self.clone())));
+            // A copy for the back references to it, within the copy allowance; past it the
+            // slot stays plain and a back reference to it is an error.
+            match copy_size(&self, ctx.copy_allowance()) {
+                Some(size) => {
+                    ctx.spend_copy(size);
+                    ctx.set_ref(slot, RefSlot::Rc(std::rc::Rc::new(self.clone())));
+                }
+                None => ctx.set_ref(slot, RefSlot::Plain),
+            }
         }
         self
     }
@@ -390,6 +400,94 @@ impl<'de> Deserialize<'de> for Value {
     fn missing() -> Option<Self> {
         Some(Value::Null)
     }
+}
+
+/// A back reference to a value the writer gives no id would need more copying than the
+/// stream's allowance (`ReadContext::copy_allowance`).
+#[cold]
+fn too_large(id: u32, at: usize) -> crate::Error {
+    crate::Error::at(
+        ErrorKind::Invalid {
+            what: format!(
+                "a back reference (to id {id}) to a value that a writer gives no id (a number, \
+             string, enum, union or dense array) would be copied beyond the input's size"
+            ),
+        },
+        at,
+    )
+}
+
+/// A back reference to a slot that holds no value to refer to: one too large to copy (see
+/// [`too_large`]) or a field skipped by a reader of another version (never written again).
+#[cold]
+fn too_large_or_skipped(id: u32, at: usize) -> crate::Error {
+    crate::Error::at(
+        ErrorKind::Invalid {
+            what: format!(
+                "a back reference (to id {id}) to a value that is not written again: a skipped \
+             field, or a value a writer gives no id that would be copied beyond the input's size"
+            ),
+        },
+        at,
+    )
+}
+
+/// About how many heap bytes a copy of `v` takes beyond the `Value` itself (the nested
+/// `Value`s, and what strings, byte strings and arrays hold), or `None` once that passes
+/// `limit`.
+fn copy_size(v: &Value, limit: usize) -> Option<usize> {
+    fn add(v: &Value, total: &mut usize, limit: usize) -> Option<()> {
+        *total = total.saturating_add(std::mem::size_of::<Value>());
+        add_heap(v, total, limit)
+    }
+    fn add_heap(v: &Value, total: &mut usize, limit: usize) -> Option<()> {
+        let own = match v {
+            Value::String(s) => s.len(),
+            Value::Binary(b) | Value::UInt8Array(b) => b.len(),
+            Value::BoolArray(a) => a.len(),
+            Value::Int8Array(a) => a.len(),
+            Value::Int16Array(a) => a.len() * 2,
+            Value::UInt16Array(a) => a.len() * 2,
+            Value::Float16Array(a) => a.len() * 2,
+            Value::BFloat16Array(a) => a.len() * 2,
+            Value::Int32Array(a) => a.len() * 4,
+            Value::UInt32Array(a) => a.len() * 4,
+            Value::Float32Array(a) => a.len() * 4,
+            Value::Int64Array(a) => a.len() * 8,
+            Value::UInt64Array(a) => a.len() * 8,
+            Value::Float64Array(a) => a.len() * 8,
+            Value::Decimal(_) => std::mem::size_of::<crate::Decimal>(),
+            Value::List(xs) | Value::Set(xs) => {
+                for x in xs {
+                    add(x, total, limit)?;
+                }
+                0
+            }
+            Value::Map(ps) => {
+                for (k, x) in ps {
+                    add(k, total, limit)?;
+                    add(x, total, limit)?;
+                }
+                0
+            }
+            Value::Struct(s) => {
+                for (name, x) in &s.fields {
+                    *total = total.saturating_add(name.len());
+                    add(x, total, limit)?;
+                }
+                std::mem::size_of::<crate::value::StructValue>()
+            }
+            Value::Union(_, x) => {
+                add(x, total, limit)?;
+                0
+            }
+            _ => 0,
+        };
+        *total = total.saturating_add(own);
+        (*total <= limit).then_some(())
+    }
+    let mut total = 0;
+    add_heap(v, &mut total, limit).map(|()| total)
 }
 
 #[inline(never)]
