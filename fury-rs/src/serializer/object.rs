@@ -464,8 +464,17 @@ pub fn read_ref_field<'de, F: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>) 
     match super::refs::read_flag(ctx, &item)? {
         super::refs::Flagged::Done(v) => Ok(v),
         super::refs::Flagged::Read(slot) => {
-            let v = read_field_body::<F>(ctx)?;
-            Ok(super::refs::finish(ctx, &item, v, slot))
+            // The writer gives a dynamic value in a tracked field an id whatever its kind
+            // (`write_ref_field`), so its renumbering counts it.
+            let dynamic = F::DYNAMIC_REFS && ref_field_flag::<F>() == RefFieldFlag::Tracked;
+            if dynamic {
+                ctx.set_count(Some(true));
+            }
+            let v = read_field_body::<F>(ctx);
+            if dynamic {
+                ctx.set_count(None);
+            }
+            Ok(super::refs::finish(ctx, &item, v?, slot))
         }
     }
 }
