@@ -273,7 +273,8 @@ impl<'de> Deserialize<'de> for Value {
             // says; otherwise the root and the tracked kinds: the writer flags them.
             let counted = ctx.take_count();
             let root = ctx.take_canon_root();
-            if counted.unwrap_or(root || tracked_kind(id)) {
+            // A null is written `fd` wherever it is: it never takes an id.
+            if counted.unwrap_or(root || tracked_kind(id)) && id != TypeId::None {
                 ctx.bump_canon();
             }
         }
