@@ -373,10 +373,7 @@ macro_rules! map_impl {
                 registry: &crate::resolver::Registry,
                 compatible: bool,
             ) -> crate::meta::typedef::FieldType {
-                let mut t = crate::meta::typedef::FieldType::leaf(TypeId::Map);
-                t.children.push(K::field_type(registry, compatible));
-                t.children.push(V::field_type(registry, compatible));
-                t
+                super::map_field_type::<K, V>(registry, compatible)
             }
         }
 
@@ -457,10 +454,7 @@ impl<K: WireType, V: WireType> WireType for Map<K, V> {
         registry: &crate::resolver::Registry,
         compatible: bool,
     ) -> crate::meta::typedef::FieldType {
-        let mut t = crate::meta::typedef::FieldType::leaf(TypeId::Map);
-        t.children.push(K::field_type(registry, compatible));
-        t.children.push(V::field_type(registry, compatible));
-        t
+        super::map_field_type::<K, V>(registry, compatible)
     }
 }
 

@@ -283,6 +283,17 @@ pub fn collection_field_type<E: WireType>(
     t
 }
 
+/// A map field type with key type `K` and value type `V`.
+pub fn map_field_type<K: WireType, V: WireType>(
+    registry: &Registry,
+    compatible: bool,
+) -> FieldType {
+    let mut t = FieldType::leaf(TypeId::Map);
+    t.children.push(K::field_type(registry, compatible));
+    t.children.push(V::field_type(registry, compatible));
+    t
+}
+
 /// Appends a field type to a schema fingerprint: `id,ref,nullable` then `[children]` (lists
 /// and sets) or `[key|value]` (maps), the children with flags `0,0`.
 pub fn render_fingerprint(out: &mut String, t: &FieldType, track_ref: bool, nullable: bool) {
