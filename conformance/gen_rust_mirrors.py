@@ -19,7 +19,8 @@ registration attribute), ``value_<name>()`` (the writer's value) and ``expected_
 side, with the plain types plus the vector's ``writer_registers`` / ``reader_registers``),
 ``typedef_cases()`` (pyfory's TypeDef bytes per type) and ``cases()`` (one ``CompatCase`` per
 vector). A struct or enum in an ``any`` position becomes ``fury::Value::Struct`` (fields in
-TypeDef order) or ``fury::Value::Enum(id)``, which is what fury decodes there.
+TypeDef order) or ``fury::Value::Enum`` (with the enum's registration; without it for a field its TypeDef
+declares an enum), which is what fury decodes there.
 
 Standard library and vectorlib only (no pyfory), and deterministic: the output depends only
 on the input file.
@@ -982,8 +983,8 @@ class CompatGen(Gen):
       ``expected`` as ``reader_type``;
     * a struct or enum in an ``any`` position is a ``fury::Value::Struct`` (registration, then
       the fields in TypeDef order under their declared names, ``#<tag>`` for a tag id) or a
-      ``fury::Value::Enum(id)``: what fury decodes there. fury cannot write such a Value, so
-      those cases fail on the encoding side until it can.
+      ``fury::Value::Enum`` with the enum's registration (without it in a field its TypeDef
+      declares an enum): what fury decodes there, and writes back.
     """
 
     def __init__(self, doc):
@@ -1065,7 +1066,10 @@ class CompatGen(Gen):
             if ids.get(node.get("variant")) != int(node["id"]):
                 raise GenError(f"{path}: {name}.{node.get('variant')} does not have id {node['id']}")
             st["dyn_user"] = True
-            return f"fury::Value::Enum({int(node['id'])})"
+            return (
+                f"fury::Value::Enum(fury::EnumValue::named("
+                f"{rust_str(self.registration_name(td))}, {int(node['id'])}))"
+            )
         if ty == "struct":
             name = node.get("name")
             td = self.types.get(name)
@@ -1077,10 +1081,11 @@ class CompatGen(Gen):
                 raise GenError(f"{path}: fields {list(fields)} differ from the definition of {name}")
             st["dyn_user"] = True
             parts = []
+            trees = dict(self.field_schemas[name])
             for fname in td["field_order"]:
                 f = defs[fname]
                 label = f"#{int(f['tag_id'])}" if "tag_id" in f else fname
-                inner = self.dyn_value(fields[fname], f"{path}.{fname}", st)
+                inner = self.declared_dyn(fields[fname], trees[fname], f"{path}.{fname}", st)
                 parts.append(f"(String::from({rust_str(label)}), {inner})")
             body = f"vec![{', '.join(parts)}]" if parts else "Vec::new()"
             return (
@@ -1088,6 +1093,18 @@ class CompatGen(Gen):
                 f"{rust_str(self.registration_name(td))}, {body})))"
             )
         return super().dyn_value(node, path, st)
+
+    def declared_dyn(self, node, tree, path, st):
+        """A field value of a struct held in a ``Value``: an enum the TypeDef declares has
+        no type info of its own, so it reads as an ``EnumValue`` without its type."""
+        if isinstance(tree, str) and self.types.get(tree, {}).get("kind") == "enum":
+            self.dyn_value(node, path, st)  # checks the node
+            return f"fury::Value::Enum(fury::EnumValue::new({int(node['id'])}))"
+        if not isinstance(tree, str) and any(
+            self.types[n]["kind"] == "enum" for n in self.schema_names(tree)
+        ):
+            raise GenError(f"{path}: a declared container of enums inside a dynamic struct")
+        return self.dyn_value(node, path, st)
 
     def root_value(self, tree, node, st):
         if isinstance(tree, str) and tree in self.types:

@@ -522,14 +522,16 @@ impl ToNode<'_> {
             Value::Decimal(d) => serde_json::json!({"type": "decimal",
                 "unscaled": decimal_text(d.is_negative(), d.magnitude_le()), "scale": d.scale()}),
             Value::Union(case, _) => return Err(format!("union case {case} has no node form yet")),
-            Value::Enum(id) => {
-                let Schema::Named(name) = schema else {
-                    return Err(format!("enum id {id} where the schema names no enum"));
-                };
-                let def = self
-                    .types
-                    .get(name)
-                    .ok_or_else(|| format!("no definition of enum {name}"))?;
+            Value::Enum(e) => {
+                let id = &e.variant;
+                // A declared position names the enum; an `any` one has it in the value.
+                let def = match (schema, e.type_name()) {
+                    (Schema::Named(name), _) => self.types.get(name),
+                    (_, Some(wire)) => self.types.by_wire_name(&wire, self.registered),
+                    _ => return Err(format!("enum id {id} where the schema names no enum")),
+                }
+                .ok_or_else(|| format!("no definition of the enum of variant {id}"))?;
+                let name = def["name"].as_str().unwrap_or("?");
                 let variant = def["variants"]
                     .as_array()
                     .and_then(|vs| vs.iter().find(|x| x["id"].as_u64() == Some(u64::from(*id))))

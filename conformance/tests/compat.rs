@@ -104,11 +104,6 @@ const DIVERGENCES: &[(&str, &str, &str)] = &[
         "no conversion",
         "pyfory formats 7 into a string field; fury-rs refuses string<->number conversions",
     ),
-    (
-        "compat/roots/structs_and_enums",
-        "known only as a dynamic Value",
-        "an enum held in a dynamic Value (Value::Enum keeps no registration) can be read but not written yet",
-    ),
 ];
 
 /// The listed divergence of `name`, if any.

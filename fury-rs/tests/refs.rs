@@ -403,18 +403,20 @@ fn back_references_need_tracking_and_re_encode_with_it() {
     assert_eq!(fury.deserialize::<Value>(&again).unwrap(), v);
 }
 
-/// A "reference bomb": a large value the writer gives no id (a dense array), flagged `00`
-/// anyway, then thousands of `fe` back references to it. A `Value` reads such a reference as a
-/// copy (the writer would not number the array), so the copies together are bounded by the
-/// bytes read: a few bytes of `fe` cannot multiply the array (spec 09 §9.11).
+/// A "reference bomb": a large value the writer gives no id (a string, in a list of mixed
+/// types), flagged `00` anyway, then thousands of `fe` back references to it. A `Value` reads
+/// such a reference as a copy (the writer would not number the string), so the copies
+/// together are bounded by the bytes read: a few bytes of `fe` cannot multiply the string
+/// (spec 09 §9.11).
 #[test]
 fn back_references_to_an_untracked_value_cannot_multiply_it() {
     let fury = Fury::builder().ref_tracking(true).build();
-    // The element as the root writes it: `00`, the type id, the payload.
-    let array = fury
-        .serialize(&fury::Value::Float64Array(vec![0.5; 1000]))
+    // The element: `00`, then the type id and payload as the root writes them.
+    let root = fury
+        .serialize(&fury::Value::String("x".repeat(8000)))
         .unwrap();
-    let element = &array[1..];
+    let mut element = vec![0x00];
+    element.extend_from_slice(&root[2..]);
     let build = |refs: usize| {
         let mut b = vec![0x01, 0x00, 0x16];
         let mut n = refs as u32 + 1;
@@ -424,7 +426,7 @@ fn back_references_to_an_untracked_value_cannot_multiply_it() {
         }
         b.push(n as u8);
         b.push(0x01); // elements header: tracked, of mixed types
-        b.extend_from_slice(element);
+        b.extend_from_slice(&element);
         for _ in 0..refs {
             b.extend_from_slice(&[0xfe, 0x01]);
         }

@@ -3348,7 +3348,7 @@ pub fn value_roots_two_struct_types() -> Vec<fury::Value> {
 
 /// `compat/roots/structs_and_enums`: the writer's value (list<any>)
 pub fn value_roots_structs_and_enums() -> Vec<fury::Value> {
-    vec![fury::Value::Enum(0), fury::Value::Enum(1), fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))), fury::Value::Enum(0), fury::Value::Enum(2)]
+    vec![fury::Value::Enum(fury::EnumValue::named("#101", 0)), fury::Value::Enum(fury::EnumValue::named("demo.Shade", 1)), fury::Value::Struct(Box::new(fury::StructValue::new("#100", vec![(String::from("y"), fury::Value::Int32(2i32)), (String::from("x"), fury::Value::VarInt32(1i32))]))), fury::Value::Enum(fury::EnumValue::named("demo.Shade", 0)), fury::Value::Enum(fury::EnumValue::named("#101", 2))]
 }
 
 /// `compat/roots/map_of_points`: the writer's value (map<string,Point>)

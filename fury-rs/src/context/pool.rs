@@ -37,6 +37,9 @@ pub(super) struct ReadExtra {
     /// no id (see `ReadContext::copy_allowance`).
     pub(super) copied: std::cell::Cell<usize>,
     pub(super) count: Option<bool>,
+    /// The registration of the user type whose type info a dynamic `Value` read last, for
+    /// the values that follow it.
+    pub(super) dyn_type: crate::value::DynType,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -81,6 +84,7 @@ impl ReadExtra {
         self.canon_root = false;
         self.copied.set(0);
         self.count = None;
+        self.dyn_type = crate::value::DynType::Untyped;
         true
     }
 }

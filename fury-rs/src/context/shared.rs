@@ -375,6 +375,19 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         }
     }
 
+    /// Keeps the registration a dynamic value's type info named, for the values after it.
+    pub(crate) fn set_dyn_type(&mut self, ty: crate::value::DynType) {
+        self.extra.get_or_insert_with(take_read_extra).dyn_type = ty;
+    }
+
+    /// The registration kept by [`set_dyn_type`](Self::set_dyn_type).
+    pub(crate) fn dyn_type(&self) -> crate::value::DynType {
+        self.extra
+            .as_ref()
+            .map(|e| e.dyn_type.clone())
+            .unwrap_or_default()
+    }
+
     /// The TypeDef the bodies of local type `key` currently follow, if one was read.
     pub(crate) fn current_typedef(&self, key: std::any::TypeId) -> Option<Arc<RemoteTypeDef>> {
         if self.inline_local(key).is_some() {

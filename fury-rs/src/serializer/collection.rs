@@ -98,7 +98,12 @@ where
     for item in items {
         // In a tracked list, values of untracked kinds (numbers, strings) still get NOT_NULL,
         // as pyfory writes them in mixed lists.
-        if (track || has_null) && item.write_ref_flag(ctx, track && item.is_ref_type())? {
+        let tracked = if same {
+            item.is_ref_type()
+        } else {
+            item.is_ref_among_mixed()
+        };
+        if (track || has_null) && item.write_ref_flag(ctx, track && tracked)? {
             continue;
         }
         if !same {
@@ -310,7 +315,17 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
                 Some(id) => id,
                 None => item.type_info(ctx)?,
             };
-            item.read(ctx, Some(id))?
+            // A dynamic value's renumbering: in a tracked list of mixed types the writer
+            // numbers every value but those of the four untracked kinds.
+            let mixed = elem_id.is_none() && header & elements::TRACK_REF != 0;
+            if mixed && item.dynamic_refs() {
+                ctx.set_count(Some(crate::value::tracked_among_mixed(id)));
+                let v = item.read(ctx, Some(id));
+                ctx.set_count(None);
+                v?
+            } else {
+                item.read(ctx, Some(id))?
+            }
         };
         out.push(super::refs::finish(ctx, item, value, slot));
     }

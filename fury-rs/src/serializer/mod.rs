@@ -218,6 +218,15 @@ pub trait Serialize: WireType {
         Self::REF_TYPE
     }
 
+    /// Whether this value takes a reference id as an element of a list of mixed types
+    /// (tracking on): pyfory gives one there to every value but strings, integers, bools
+    /// and doubles, whatever their kind.
+    #[doc(hidden)]
+    #[inline]
+    fn is_ref_among_mixed(&self) -> bool {
+        self.is_ref_type()
+    }
+
     /// Writes the reference/null flag of this value in a position that carries one. `track`
     /// says whether the position tracks references (only effective with tracking on).
     /// Returns true when nothing follows (a null, or a back reference to a shared value).
@@ -639,6 +648,10 @@ impl<T: Serialize> Serialize for Option<T> {
     fn is_ref_type(&self) -> bool {
         self.as_ref().is_none_or(|v| v.is_ref_type())
     }
+    #[inline]
+    fn is_ref_among_mixed(&self) -> bool {
+        self.as_ref().is_none_or(|v| v.is_ref_among_mixed())
+    }
 
     #[inline]
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
@@ -826,6 +839,11 @@ delegate_serialize!(
         #[inline]
         fn is_ref_type(&self) -> bool {
             (**self).is_ref_type()
+        }
+
+        #[inline]
+        fn is_ref_among_mixed(&self) -> bool {
+            (**self).is_ref_among_mixed()
         }
 
         #[inline]

@@ -31,7 +31,7 @@ impl<'de> Dynamic<'de> for Value {
         Value::Map(pairs)
     }
     fn variant(id: u32) -> Self {
-        Value::Enum(id)
+        Value::Enum(super::EnumValue::new(id))
     }
 }
 
@@ -40,7 +40,6 @@ fn read_struct_value<'de>(
     ctx: &mut ReadContext<'de, '_>,
     def: &std::sync::Arc<crate::resolver::RemoteTypeDef>,
 ) -> Result<Value> {
-    use crate::meta::typedef::TypeDefRegistration;
     if !def.def.is_struct() {
         // Read as a struct, it could not be written back as one.
         return Err(ctx.error(ErrorKind::Invalid {
@@ -48,17 +47,7 @@ fn read_struct_value<'de>(
                 .to_string(),
         }));
     }
-    let type_name = match &def.def.registration {
-        TypeDefRegistration::Id(id) => format!("#{id}"),
-        TypeDefRegistration::Name {
-            namespace,
-            type_name,
-        } if namespace.is_empty() => type_name.clone(),
-        TypeDefRegistration::Name {
-            namespace,
-            type_name,
-        } => format!("{namespace}.{type_name}"),
-    };
+    let type_name = super::user_type::registration_name(&def.def.registration);
     ctx.charge(
         std::mem::size_of::<crate::value::StructValue>()
             + def.def.fields.len() * std::mem::size_of::<(String, Value)>(),
@@ -108,6 +97,7 @@ impl Serialize for Value {
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let id = match self {
             Value::Struct(s) => return super::write::struct_type_info(s, ctx),
+            Value::Enum(e) => return super::user_type::write_enum_type_info(e, ctx),
             // A back reference carries the type of the value it names.
             Value::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
             other => other.type_id() as u8,
@@ -145,6 +135,7 @@ impl Serialize for Value {
             (Value::Ref(_), _) => false,
             // Structs share type info only when they name the same TypeDef.
             (Value::Struct(a), Value::Struct(b)) => super::write::same_struct_type(a, b),
+            (Value::Enum(a), Value::Enum(b)) => a.same_type(b),
             _ => self.type_id() == other.type_id(),
         }
     }
@@ -169,6 +160,11 @@ impl Serialize for Value {
                 | Value::Timestamp(_)
                 | Value::Duration(_)
         )
+    }
+
+    #[inline]
+    fn is_ref_among_mixed(&self) -> bool {
+        !matches!(self, Value::Ref(_)) && tracked_among_mixed(self.type_id())
     }
 
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
@@ -231,9 +227,10 @@ pub(super) fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
             }))
         }
         Value::Struct(s) => return super::write::struct_body(s, ctx),
-        Value::Enum(_) | Value::Union(..) => {
+        Value::Enum(e) => w.var_u32(e.variant),
+        Value::Union(..) => {
             return Err(crate::Error::new(ErrorKind::Unsupported {
-                what: "writing an enum, struct or union known only as a dynamic Value".to_string(),
+                what: "writing a union known only as a dynamic Value".to_string(),
             }))
         }
         Value::BoolArray(a) => write_dense(a, ctx)?,
@@ -264,7 +261,10 @@ impl<'de> Deserialize<'de> for Value {
     /// Reads what follows the kind byte of user types: the user id, the names, or the
     /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
-        dynamic_type_info_rest(ctx, id, std::any::TypeId::of::<Value>())
+        match id {
+            TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum_type_info(ctx, id),
+            _ => dynamic_type_info_rest(ctx, id, std::any::TypeId::of::<Value>()),
+        }
     }
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
@@ -280,7 +280,7 @@ impl<'de> Deserialize<'de> for Value {
         }
         // As for writing: containers here, leaves in their own frame.
         match id {
-            TypeId::Enum | TypeId::NamedEnum => Ok(Value::Enum(ctx.reader.var_u32()?)),
+            TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum(ctx),
             TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
                 let case = ctx.reader.var_u32()?;
                 ctx.charge(std::mem::size_of::<Value>())?;
@@ -540,6 +540,21 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
             }))
         }
     })
+}
+
+/// Whether a value of type `id` takes a reference id as an element of a tracked list of
+/// mixed types: every kind but the inline ones (bool, the integers, float32/64, string) and
+/// the null, as pyfory writes every object there through its reference table but Python's
+/// `str`, `int`, `bool` and `float` (spec 09 §9.5).
+pub(crate) fn tracked_among_mixed(id: TypeId) -> bool {
+    use crate::types::table::Family;
+    let inline = match id.row().family {
+        Family::Bool | Family::Int | Family::String => true,
+        Family::Float => matches!(id, TypeId::Float32 | TypeId::Float64),
+        Family::None => true,
+        _ => false,
+    };
+    !inline
 }
 
 /// The kinds a writer tracks (gives a reference id) with tracking on: what

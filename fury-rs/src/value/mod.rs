@@ -1,9 +1,12 @@
 //! [`Value`]: any stream of built-in types, decoded without knowing its shape.
 
 mod codec;
+mod user_type;
 mod write;
 
-pub(crate) use codec::tracked_kind;
+pub(crate) use codec::{tracked_among_mixed, tracked_kind};
+pub(crate) use user_type::DynType;
+pub use user_type::EnumValue;
 
 use crate::float16::{BF16, F16};
 use crate::temporal::{Date, Duration, Timestamp};
@@ -111,8 +114,10 @@ pub enum Value {
     Float32Array(Vec<f32>),
     /// FLOAT64_ARRAY
     Float64Array(Vec<f64>),
-    /// An enum value known only by its variant id (decoded without the enum's type).
-    Enum(u32),
+    /// ENUM / NAMED_ENUM: the variant id, and the enum's registration where the stream
+    /// gave it (a value in an `any` position does; one in a field its TypeDef declares an
+    /// enum does not).
+    Enum(EnumValue),
     /// A struct decoded from its TypeDef (compatible mode) without a local type.
     Struct(Box<StructValue>),
     /// A union value decoded without the union's type: its case id and case value

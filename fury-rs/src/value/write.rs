@@ -266,8 +266,8 @@ fn write_payload(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()>
         (TypeId::Map, Value::Map(pairs)) => {
             write_declared_map(pairs, child(t, 0)?, child(t, 1)?, ctx)
         }
-        (TypeId::Enum | TypeId::NamedEnum, Value::Enum(id)) => {
-            ctx.writer.var_u32(*id);
+        (TypeId::Enum | TypeId::NamedEnum, Value::Enum(e)) => {
+            ctx.writer.var_u32(e.variant);
             Ok(())
         }
         (

@@ -1,0 +1,269 @@
+//! The registration of a user type known only dynamically (an enum held in a [`Value`]):
+//! kept as the stream gave it, so that the value writes back with the same type info.
+
+use super::Value;
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::{TypeDef, TypeDefRegistration};
+use crate::meta::MetaStringEncoder;
+use crate::resolver::{EncodedTypeName, RemoteTypeDef, UserKind};
+use crate::types::TypeId;
+use std::sync::Arc;
+
+/// A value of an enum: its variant id, and the enum's registration where it is known.
+///
+/// Read from an `any` position (a root, an element of a `list<any>`, an `any` field), an
+/// enum value carries its type info, and the value keeps it: it writes back as the same
+/// ENUM + id or NAMED_ENUM + name (or, in compatible mode, the same TypeDef). Read from a
+/// field whose TypeDef declares an enum, only the variant id is on the wire, and
+/// [`type_name`](Self::type_name) is `None`; such a value writes in declared positions
+/// only.
+///
+/// ```
+/// use fury::{EnumValue, Fury, FuryObject, Value};
+///
+/// #[derive(FuryObject, Debug, PartialEq)]
+/// enum Color {
+///     Red,
+///     Green,
+/// }
+///
+/// let mut fury = Fury::default();
+/// fury.register_by_name::<Color>("example", "Color").unwrap();
+/// let bytes = fury.serialize(&Color::Green).unwrap();
+///
+/// // A process without the `Color` type reads it and writes it back unchanged.
+/// let reader = Fury::default();
+/// let v: Value = reader.deserialize(&bytes).unwrap();
+/// assert_eq!(v, Value::Enum(EnumValue::named("example.Color", 1)));
+/// assert_eq!(reader.serialize(&v).unwrap(), bytes);
+/// ```
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    /// The variant's id: its position from 0, or its `#[fury(id = ..)]`.
+    pub variant: u32,
+    ty: DynType,
+}
+
+impl EnumValue {
+    /// A variant without its enum's registration: for fields whose TypeDef declares the
+    /// enum, where no type info is written.
+    pub fn new(variant: u32) -> Self {
+        EnumValue {
+            variant,
+            ty: DynType::Untyped,
+        }
+    }
+
+    /// A variant of the enum registered as `type_name`: `#<id>` for an id registration,
+    /// `namespace.name` (split at the last dot) or `name` for a name registration.
+    pub fn named(type_name: &str, variant: u32) -> Self {
+        EnumValue {
+            variant,
+            ty: DynType::parse(type_name),
+        }
+    }
+
+    /// The enum's registration as `#<id>`, `namespace.name` or `name`, if known.
+    pub fn type_name(&self) -> Option<String> {
+        self.ty.display()
+    }
+
+    pub(crate) fn with_type(variant: u32, ty: DynType) -> Self {
+        EnumValue { variant, ty }
+    }
+
+    /// Whether two values write the same type info (so may share one in a list chunk).
+    pub(crate) fn same_type(&self, other: &EnumValue) -> bool {
+        match (&self.ty, &other.ty) {
+            (DynType::Def(a), DynType::Def(b)) => {
+                a.def.header == b.def.header && a.def.encoded == b.def.encoded
+            }
+            (DynType::Def(_), _) | (_, DynType::Def(_)) => false,
+            (a, b) => a.display() == b.display(),
+        }
+    }
+}
+
+/// Two enum values are equal when their variants and their type names are.
+impl PartialEq for EnumValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.variant == other.variant && self.ty.display() == other.ty.display()
+    }
+}
+
+/// A user type's registration as a stream named it.
+#[derive(Debug, Clone, Default)]
+pub(crate) enum DynType {
+    /// Not given (a declared field).
+    #[default]
+    Untyped,
+    /// By user type id.
+    Id(u32),
+    /// By namespace and name (same-schema mode, or built by hand).
+    Name(Arc<(String, String)>),
+    /// By the TypeDef a compatible stream shared for it.
+    Def(Arc<RemoteTypeDef>),
+}
+
+impl DynType {
+    fn parse(type_name: &str) -> DynType {
+        if let Some(id) = type_name.strip_prefix('#').and_then(|d| d.parse().ok()) {
+            return DynType::Id(id);
+        }
+        let (ns, name) = type_name.rsplit_once('.').unwrap_or(("", type_name));
+        DynType::Name(Arc::new((ns.to_string(), name.to_string())))
+    }
+
+    fn display(&self) -> Option<String> {
+        Some(match self {
+            DynType::Untyped => return None,
+            DynType::Id(id) => format!("#{id}"),
+            DynType::Name(n) => display_name(&n.0, &n.1),
+            DynType::Def(d) => registration_name(&d.def.registration),
+        })
+    }
+
+    fn registration(&self) -> Option<TypeDefRegistration> {
+        Some(match self {
+            DynType::Untyped => return None,
+            DynType::Id(id) => TypeDefRegistration::Id(*id),
+            DynType::Name(n) => TypeDefRegistration::Name {
+                namespace: n.0.clone(),
+                type_name: n.1.clone(),
+            },
+            DynType::Def(d) => d.def.registration.clone(),
+        })
+    }
+}
+
+fn display_name(namespace: &str, type_name: &str) -> String {
+    if namespace.is_empty() {
+        type_name.to_string()
+    } else {
+        format!("{namespace}.{type_name}")
+    }
+}
+
+/// `#<id>`, `namespace.name` or `name`: how dynamic values name a registration.
+pub(crate) fn registration_name(r: &TypeDefRegistration) -> String {
+    match r {
+        TypeDefRegistration::Id(id) => format!("#{id}"),
+        TypeDefRegistration::Name {
+            namespace,
+            type_name,
+        } => display_name(namespace, type_name),
+    }
+}
+
+/// Reads the rest of an enum's type info (after the kind byte) and keeps it for the values
+/// that follow it (one, or every element of a list that shares it).
+pub(super) fn read_enum_type_info(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
+    let ty = match id {
+        TypeId::Enum => DynType::Id(ctx.reader.var_u32()?),
+        _ if ctx.compatible() => {
+            let at = ctx.reader.position();
+            let def = ctx.read_shared_typedef()?;
+            if def.def.is_struct() {
+                return Err(Error::at(
+                    ErrorKind::Invalid {
+                        what: "a NAMED_ENUM type info names a struct's TypeDef".to_string(),
+                    },
+                    at,
+                ));
+            }
+            DynType::Def(def)
+        }
+        _ => {
+            let (ns, name) = ctx.read_type_name_strings()?;
+            let ns = ns.decode(&MetaStringEncoder::namespace())?;
+            let name = name.decode(&MetaStringEncoder::type_name())?;
+            ctx.charge(ns.len() + name.len() + 64)?;
+            DynType::Name(Arc::new((ns, name)))
+        }
+    };
+    ctx.set_dyn_type(ty);
+    Ok(())
+}
+
+/// The type info of an enum value in an `any` position.
+pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Result<()> {
+    let Some(reg) = e.ty.registration() else {
+        return Err(Error::new(ErrorKind::Unsupported {
+            what: format!(
+                "writing enum variant {} without its type where type info is needed (build it \
+                 with EnumValue::named)",
+                e.variant
+            ),
+        }));
+    };
+    let name = match reg {
+        TypeDefRegistration::Id(id) => {
+            ctx.writer.u8(TypeId::Enum as u8);
+            ctx.writer.var_u32(id);
+            return Ok(());
+        }
+        TypeDefRegistration::Name {
+            namespace,
+            type_name,
+        } => (namespace, type_name),
+    };
+    ctx.writer.u8(TypeId::NamedEnum as u8);
+    if !ctx.compatible() {
+        let n = EncodedTypeName::new(&name.0, &name.1)?;
+        ctx.write_meta_string(&n.namespace);
+        ctx.write_meta_string(&n.type_name);
+        return Ok(());
+    }
+    // Compatible mode shares a TypeDef: the one read, else the registered enum's, else one
+    // made from the name (an enum's TypeDef holds only its name).
+    let registry = ctx.registry();
+    let by_name = TypeDefRegistration::Name {
+        namespace: name.0.clone(),
+        type_name: name.1.clone(),
+    };
+    if let Some(entry) = registry.find(UserKind::Enum, &by_name) {
+        let local = entry.local_typedef(registry, ctx.compress_int())?;
+        let same = match &e.ty {
+            DynType::Def(d) => d.def.encoded == local.bytes,
+            _ => true,
+        };
+        if same {
+            let (marker, first) = ctx.shared_marker(entry.index());
+            ctx.writer.var_u32(marker);
+            if first {
+                ctx.writer.bytes(&local.bytes);
+            }
+            return Ok(());
+        }
+    }
+    let made;
+    let (header, bytes): (u64, &[u8]) = match &e.ty {
+        DynType::Def(d) => (d.def.header, &d.def.encoded),
+        _ => {
+            made = TypeDef::encode_named_enum(&name.0, &name.1)?;
+            let header = made
+                .get(..8)
+                .and_then(|h| <[u8; 8]>::try_from(h).ok())
+                .map(u64::from_le_bytes)
+                .ok_or_else(|| {
+                    Error::new(ErrorKind::Invalid {
+                        what: "an enum TypeDef shorter than its header".to_string(),
+                    })
+                })?;
+            (header, &made)
+        }
+    };
+    let (marker, first) = ctx.shared_marker_dynamic(header);
+    ctx.writer.var_u32(marker);
+    if first {
+        ctx.writer.bytes(bytes);
+    }
+    Ok(())
+}
+
+/// The enum value whose variant id is next in the input, with the type info read last.
+pub(super) fn read_enum(ctx: &mut ReadContext<'_, '_>) -> Result<Value> {
+    let variant = ctx.reader.var_u32()?;
+    Ok(Value::Enum(EnumValue::with_type(variant, ctx.dyn_type())))
+}
