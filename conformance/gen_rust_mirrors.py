@@ -1681,7 +1681,8 @@ class BorrowedGen:
             )
             out.append(f"            typedefs: || {typedefs(name)},")
             if "fingerprint" in t and not self.compat:
-                out.append(f"            pyfory_hash: Some(({rust_str(t['fingerprint'])}, {int(t['hash'])})),")
+                pair = f"{rust_str(t['fingerprint'])}, {int(t['hash'])}"
+                out.append(f"            pyfory_hash: Some(({pair})),")
             else:
                 out.append("            pyfory_hash: None,")
             if "typedef_hex" in t:
@@ -1784,7 +1785,9 @@ class BorrowedGen:
         out.append(f"pub fn furies() -> Result<{BORROWED_MOD}::Furies, String> {{")
         out.append("    let (owned_writer, borrowed_writer) = mirror_furies(false)?;")
         out.append("    let (owned_reader, borrowed_reader) = mirror_furies(false)?;")
-        out.append(f"    Ok({BORROWED_MOD}::Furies {{ owned_writer, owned_reader, borrowed_writer, borrowed_reader }})")
+        out.append(f"    Ok({BORROWED_MOD}::Furies {{")
+        out.append("        owned_writer, owned_reader, borrowed_writer, borrowed_reader,")
+        out.append("    })")
         out.append("}")
         out.append("")
         self.type_cases(out, lambda n: "mirror_furies(true).and_then(|(o, b)| "

@@ -1643,7 +1643,9 @@ fn mirror_furies(compatible: bool) -> Result<(fury::Fury, fury::Fury), String> {
 pub fn furies() -> Result<fury_conformance::borrowed::Furies, String> {
     let (owned_writer, borrowed_writer) = mirror_furies(false)?;
     let (owned_reader, borrowed_reader) = mirror_furies(false)?;
-    Ok(fury_conformance::borrowed::Furies { owned_writer, owned_reader, borrowed_writer, borrowed_reader })
+    Ok(fury_conformance::borrowed::Furies {
+        owned_writer, owned_reader, borrowed_writer, borrowed_reader,
+    })
 }
 
 /// One case per struct type: its owned and borrowed mirror.
