@@ -22,13 +22,20 @@ vector). A struct or enum in an ``any`` position becomes ``fury::Value::Struct``
 TypeDef order) or ``fury::Value::Enum`` (with the enum's registration; without it for a field its TypeDef
 declares an enum), which is what fury decodes there.
 
+Beside each owned mirror it writes a borrowed one (``structs_borrowed.rs``,
+``compat_borrowed.rs``; see ``BorrowedGen``): every struct again, with the same registration,
+reading strings, bytes and numeric arrays in place (``&'a str``, ``Cow<'a, str>``, ``&'a [u8]``,
+``fury::ArrayView``), its conversion to the owned mirror, and one ``BorrowedCase`` per vector
+(``fury_conformance::borrowed``, used by ``tests/borrowed_mirrors.rs``).
+
 Standard library and vectorlib only (no pyfory), and deterministic: the output depends only
 on the input file.
 
-    python3 conformance/gen_rust_mirrors.py           # rewrite both generated files
-    python3 conformance/gen_rust_mirrors.py --check   # exit 1 if either is stale
+    python3 conformance/gen_rust_mirrors.py           # rewrite the four generated files
+    python3 conformance/gen_rust_mirrors.py --check   # exit 1 if one is stale
     python3 conformance/gen_rust_mirrors.py --input conformance/vectors_compat/compat.json \
-        [--output conformance/tests/generated/compat_mirror.rs] [--check]   # one file only
+        [--check]                                     # one vector file (both its mirrors)
+    python3 conformance/gen_rust_mirrors.py --input IN --output OUT [--borrowed-output B]
 
 Schema -> Rust type (``field`` = a struct field or root; ``elem`` = inside a container):
 
@@ -442,16 +449,32 @@ class Gen:
             return [f"/// {note}"]
         return []
 
+    @staticmethod
+    def registration_attr(t):
+        """The `#[fury(..)]` registration attribute of type definition t."""
+        reg = t["register"]
+        if "id" in reg:
+            return f"#[fury(id = {int(reg['id'])})]"
+        return (
+            f"#[fury(namespace = {rust_str(reg['namespace'])}, "
+            f"name = {rust_str(reg['typename'])})]"
+        )
+
+    @staticmethod
+    def register_instance(t, rust_type):
+        """The statement registering an instantiation of a generic struct on `fury` under its
+        own id or name (a `fury::Result`)."""
+        reg = t["register"]
+        if "id" in reg:
+            return f"fury.register_by_id::<{rust_type}>({int(reg['id'])})"
+        return (
+            f"fury.register_by_name::<{rust_type}>({rust_str(reg['namespace'])}, "
+            f"{rust_str(reg['typename'])})"
+        )
+
     def gen_types(self, out):
         for t in self.doc["types"]:
-            reg = t["register"]
-            if "id" in reg:
-                reg_attr = f"#[fury(id = {int(reg['id'])})]"
-            else:
-                reg_attr = (
-                    f"#[fury(namespace = {rust_str(reg['namespace'])}, "
-                    f"name = {rust_str(reg['typename'])})]"
-                )
+            reg_attr = self.registration_attr(t)
             if t["kind"] == "struct" and self.generic_of(t["name"]) is not None:
                 self.gen_instance(t, self.generic_of(t["name"]), out)
                 continue
@@ -484,8 +507,11 @@ class Gen:
                 out.append("}")
             out.append("")
 
-    def gen_fields(self, t, trees, out):
-        """The fields of struct definition t, with the given schema trees."""
+    def gen_fields(self, t, trees, out, field_type=None):
+        """The fields of struct definition t, with the given schema trees; `field_type(name,
+        tree, length)` gives a field's Rust type (by default `self.field_type`)."""
+        if field_type is None:
+            field_type = lambda _name, tree, length: self.field_type(tree, length)  # noqa: E731
         idents = set()
         lengths = self.field_lengths[t["name"]]
         for f, tree in zip(t["fields"], trees):
@@ -506,7 +532,7 @@ class Gen:
                 attrs.append(f'encoding = "{enc}"')
             if attrs:
                 out.append(f"    #[fury({', '.join(attrs)})]")
-            out.append(f"    pub {ident}: {self.field_type(tree, lengths.get(fname))},")
+            out.append(f"    pub {ident}: {field_type(fname, tree, lengths.get(fname))},")
 
     def field_type(self, tree, length):
         """The Rust type of a struct field: a fixed-size array where the field has a length."""
@@ -854,14 +880,7 @@ class Gen:
                 out.append(f"    fury.register::<{t['name']}>().unwrap();")
                 continue
             # an instantiation of a generic struct: registered under its own id or name
-            reg = t["register"]
-            if "id" in reg:
-                out.append(f"    fury.register_by_id::<{t['name']}>({int(reg['id'])}).unwrap();")
-            else:
-                out.append(
-                    f"    fury.register_by_name::<{t['name']}>({rust_str(reg['namespace'])}, "
-                    f"{rust_str(reg['typename'])}).unwrap();"
-                )
+            out.append(f"    {self.register_instance(t, t['name'])}.unwrap();")
         out.append("}")
         out.append("")
 
@@ -1308,10 +1327,568 @@ class CompatGen(Gen):
         ]
 
 
-# (input, output) pairs generated when no --input is given.
+# ---- borrowed mirrors (structs_borrowed.rs, compat_borrowed.rs) ----
+
+# Dense arrays an `fury::ArrayView` reads in place (its elements are the little-endian
+# numbers); the others (bool, float16, bfloat16, and uint8_array, whose view would be a
+# BINARY) stay owned.
+VIEW_ARRAYS = {
+    "int8_array", "int16_array", "int32_array", "int64_array", "uint16_array",
+    "uint32_array", "uint64_array", "float32_array", "float64_array",
+}
+LIFETIME = "'a"
+BORROWED_MOD = "fury_conformance::borrowed"
+
+
+class BorrowedGen:
+    """The borrowed mirror of a vector file, beside its owned mirror (Gen or CompatGen `g`).
+
+    Every struct again, in a module of its own with the same names, fields, attributes and
+    registration as the owned one, but borrowing from the input where the wire allows:
+
+    * ``string`` is ``&'a str``, or ``Cow<'a, str>`` for a field where a vector holds text
+      that is no UTF-8 in the input (LATIN1 beyond ASCII, UTF-16: ``encoding`` of the nodes);
+      such text inside a container is an error of the generator (it would be owned anyway);
+    * ``binary`` (also a ``[u8; N]`` field) is ``&'a [u8]``;
+    * the dense arrays of ``VIEW_ARRAYS`` (also ``[T; N]`` fields) are
+      ``fury::ArrayView<'a, T>``;
+    * a struct whose fields borrow takes the lifetime ``'a``; structs nest their borrowed
+      mirrors; enums are the owned ones (``pub use``); ``any`` stays ``fury::Value``;
+    * a generic struct is generic again; its type arguments must not borrow (the derive
+      bounds a type parameter by ``DeserializeOwned``).
+
+    Each struct implements ``OwnedMirror<owned::T>`` (field by field) and ``Borrows``; one
+    ``BorrowedCase`` per vector names the owned and borrowed types of each side, the number of
+    strings a ``Cow`` must own (``owned_texts``, from the nodes), and whether values hold a
+    NaN (compared by their ``Debug`` text).
+    """
+
+    def __init__(self, g, owned_mod):
+        self.g = g
+        self.compat = isinstance(g, CompatGen)
+        self.owned_mod = owned_mod
+        self.cow_sites = set()  # (struct, field) whose string needs a Cow
+        for v in g.doc["vectors"]:
+            for tree, node in self.sides(v):
+                try:
+                    self.texts(tree, node, None, [])
+                except GenError as e:
+                    raise GenError(f"{v['name']}: {e}") from None
+        self.borrowing = {}
+        self.generic_borrows = {}
+        for gname, gd in g.generics.items():
+            g.params = tuple(gd["params"])
+            try:
+                trees = [gd["templates"].get(f, tree) for f, tree in g.field_schemas[gd["instances"][0]]]
+                self.generic_borrows[gname] = any(self.borrows(t) for t in trees)
+            finally:
+                g.params = ()
+            for inst in gd["instances"]:
+                for p, arg in g.instance_args[inst].items():
+                    if self.borrows(arg):
+                        raise GenError(f"{inst}: the type argument {p} = {schema_str(arg)} borrows")
+                for f, _ in g.field_schemas[inst]:
+                    if (inst, f) in self.cow_sites:
+                        raise GenError(f"{inst}.{f}: a Cow field in a generic struct")
+
+    # -- what the vectors hold --
+
+    def sides(self, v):
+        """(schema tree, node) of each value of vector v: the writer's, then the reader's."""
+        out = [(parse_schema(v["schema"]), v["value"])]
+        if "expected" in v:
+            out.append((v["reader_type"], v["expected"]))
+        return out
+
+    @staticmethod
+    def borrowable(node, path):
+        """Whether the input holds a string node's text as UTF-8 (so a `&str` can lend it)."""
+        enc = node.get("encoding")
+        if enc == "utf8":
+            return True
+        if enc == "latin1":
+            return all(ord(c) < 0x80 for c in node["value"])
+        if enc == "utf16":
+            return False
+        raise GenError(f"{path}: a string node without a known encoding ({enc!r})")
+
+    def texts(self, tree, node, site, out, path="$"):
+        """Walks node as schema tree; appends to `out` every string node in a typed position
+        that the input cannot lend, and records its field in `cow_sites`. `site` is
+        (struct, field, inside a container) or None at the root."""
+        if isinstance(node, dict) and node.get("type") == "null":
+            return
+        if isinstance(tree, str):
+            if tree == "string":
+                if not self.borrowable(node, path):
+                    if site is None or site[2]:
+                        raise GenError(f"{path}: unborrowable text inside a container "
+                                       "(a Cow there is always owned)")
+                    self.cow_sites.add(site[:2])
+                    out.append(path)
+            elif tree in self.g.types and self.g.types[tree]["kind"] == "struct":
+                fields = node["fields"]
+                for fname, ftree in self.g.field_schemas[tree]:
+                    self.texts(ftree, fields[fname], (tree, fname, False), out, f"{path}.{fname}")
+            return
+        inner = None if site is None else (site[0], site[1], True)
+        kind = tree[0]
+        if kind == "option":
+            self.texts(tree[1], node, site, out, path)
+        elif kind in ("list", "set"):
+            for i, x in enumerate(node["items"]):
+                self.texts(tree[1], x, inner, out, f"{path}[{i}]")
+        elif kind == "tuple":
+            for i, (sub, x) in enumerate(zip(tree[1:], node["items"])):
+                self.texts(sub, x, inner, out, f"{path}[{i}]")
+        elif kind == "map":
+            for i, (k, x) in enumerate(node["entries"]):
+                self.texts(tree[1], k, inner, out, f"{path}{{key {i}}}")
+                self.texts(tree[2], x, inner, out, f"{path}{{value {i}}}")
+
+    def owned_texts(self, tree, node):
+        out = []
+        self.texts(tree, node, None, out)
+        return len(out)
+
+    def has_nan(self, tree, node):
+        st = {"nan": False, "dyn_user": False}
+        if self.compat:
+            self.g.root_value(tree, node, st)
+        elif isinstance(tree, str) and tree in self.g.types:
+            self.g.user_value(tree, node, "$", st, top=True)
+        else:
+            self.g.value(tree, node, False, "$", st)
+        return st["nan"]
+
+    # -- types --
+
+    def type_borrows(self, name):
+        t = self.g.types[name]
+        if t["kind"] == "enum":
+            return False
+        if name not in self.borrowing:
+            self.borrowing[name] = False  # no recursive struct borrows through itself
+            gname = self.g.generic_of(name)
+            if gname is not None:
+                self.borrowing[name] = self.generic_borrows[gname]
+            else:
+                self.borrowing[name] = any(self.borrows(tr) for _, tr in self.g.field_schemas[name])
+        return self.borrowing[name]
+
+    def borrows(self, t):
+        """Whether the borrowed Rust type of schema tree t holds the lifetime."""
+        if isinstance(t, str):
+            if t in self.g.params:
+                return False
+            if t in ("string", "binary") or t in VIEW_ARRAYS:
+                return True
+            if t in self.g.types:
+                return self.type_borrows(t)
+            return False
+        return any(self.borrows(x) for x in t[1:])
+
+    def user_type(self, name):
+        """The borrowed Rust type of a user type (with `'a` where it borrows)."""
+        return f"{name}<{LIFETIME}>" if self.type_borrows(name) else name
+
+    def static_type(self, name):
+        """The `'static` form of the borrowed type of `name` (what is registered)."""
+        return f"{name}<'static>" if self.type_borrows(name) else name
+
+    def rust_type(self, t, elem, site=None):
+        """The borrowed Rust type of schema tree t (see `Gen.rust_type`); `site` is the
+        (struct, field) of a struct field."""
+        g = self.g
+        if isinstance(t, str):
+            if t in g.params:
+                return t
+            if t == "string":
+                if not elem and site in self.cow_sites:
+                    return f"std::borrow::Cow<{LIFETIME}, str>"
+                return f"&{LIFETIME} str"
+            if t == "binary":
+                return f"&{LIFETIME} [u8]"
+            if t in VIEW_ARRAYS:
+                return f"fury::ArrayView<{LIFETIME}, {g.rust_type(ARRAYS[t][1], False)}>"
+            if t in g.types:
+                return self.user_type(t)
+            return g.rust_type(t, elem)
+        kind = t[0]
+        if kind == "option":
+            return f"Option<{self.rust_type(t[1], elem, site)}>"
+        if kind == "list":
+            inner = self.rust_type(t[1], True)
+            return f"fury::List<{inner}>" if g.is_primitive(t[1]) else f"Vec<{inner}>"
+        if kind == "tuple":
+            return f"({', '.join(self.rust_type(x, True) for x in t[1:])})"
+        if kind == "set":
+            return f"fury::Set<{self.rust_type(t[1], True)}>"
+        if kind == "map":
+            return f"fury::Map<{self.rust_type(t[1], True)}, {self.rust_type(t[2], True)}>"
+        raise GenError(f"unknown schema {schema_str(t)}")
+
+    def sized_type(self, t, n, site):
+        """The borrowed type of a field of fixed length n (see `Gen.sized_type`)."""
+        if not isinstance(t, str) and t[0] == "option":
+            return f"Option<{self.sized_type(t[1], n, site)}>"
+        if t == "binary" or t in VIEW_ARRAYS:
+            return self.rust_type(t, False, site)
+        if isinstance(t, str) and t in ARRAYS:
+            return self.g.sized_type(t, n)
+        if not isinstance(t, str) and t[0] == "list":
+            return f"[{self.rust_type(t[1], True)}; {n}]"
+        return self.g.sized_type(t, n)  # its error
+
+    def field_type_fn(self, struct):
+        def field_type(fname, tree, length):
+            site = (struct, fname)
+            if length is None:
+                return self.rust_type(tree, False, site)
+            return self.sized_type(tree, length, site)
+        return field_type
+
+    def owned_path(self, rust_type):
+        """`rust_type` (an owned mirror type) with every user type qualified by the owned
+        mirror's module."""
+        names = set(self.g.types) | set(self.g.generics)
+        return re.sub(
+            r"(?<![\w:])([A-Z][A-Za-z0-9]*)\b",
+            lambda m: f"owned::{m.group(1)}" if m.group(1) in names else m.group(1),
+            rust_type,
+        )
+
+    def root_types(self, tree):
+        """(borrowed, owned) Rust types of a vector's root schema tree."""
+        if isinstance(tree, str) and tree in self.g.types:
+            return self.user_type(tree).replace(LIFETIME, "'_"), f"owned::{tree}"
+        b = self.rust_type(tree, False).replace(LIFETIME, "'_")
+        return b, self.owned_path(self.g.rust_type(tree, False))
+
+    # -- definitions --
+
+    def gen_struct_impls(self, name, params, fields, out):
+        """`OwnedMirror` and `Borrows` of struct `name` (`params`: its type parameters)."""
+        lt = ["'_"] if (self.generic_borrows.get(name) if params else self.type_borrows(name)) else []
+        args = lt + list(params)
+        self_ty = f"{name}<{', '.join(args)}>" if args else name
+        owned_params = [f"{p}Owned" for p in params]
+        for p in owned_params:
+            if p in params or p in self.g.types:
+                raise GenError(f"{name}: the parameter name {p} is taken")
+        owned_ty = f"owned::{name}" + (f"<{', '.join(owned_params)}>" if params else "")
+        if params:
+            bounds = ", ".join(
+                f"{p}: {BORROWED_MOD}::OwnedMirror<{q}>, {q}" for p, q in zip(params, owned_params)
+            )
+            head = f"impl<{bounds}>"
+        else:
+            head = "impl"
+        idents = [rust_ident(snake_case(f)) for f in fields]
+        out.append(f"{head} {BORROWED_MOD}::OwnedMirror<{owned_ty}> for {self_ty} {{")
+        out.append(f"    fn to_owned_mirror(&self) -> {owned_ty} {{")
+        if idents:
+            out.append(f"        owned::{name} {{")
+            for i in idents:
+                out.append(f"            {i}: self.{i}.to_owned_mirror(),")
+            out.append("        }")
+        else:
+            out.append(f"        owned::{name} {{}}")
+        out.append("    }")
+        out.append("}")
+        out.append("")
+        if params:
+            head = f"impl<{', '.join(f'{p}: {BORROWED_MOD}::Borrows' for p in params)}>"
+        if not idents:
+            out.append(f"{head} {BORROWED_MOD}::Borrows for {self_ty} {{}}")
+            out.append("")
+            return
+        out.append(f"{head} {BORROWED_MOD}::Borrows for {self_ty} {{")
+        out.append(f"    fn parts<'s>(&'s self, out: &mut {BORROWED_MOD}::Parts<'s>) {{")
+        for i in idents:
+            out.append(f"        self.{i}.parts(out);")
+        out.append("    }")
+        out.append("}")
+        out.append("")
+
+    def gen_types(self, out):
+        g = self.g
+        for t in g.doc["types"]:
+            name = t["name"]
+            if t["kind"] == "enum":
+                out.append(f"pub use owned::{name};")
+                out.append("")
+                out.append(f"impl {BORROWED_MOD}::OwnedMirror<{name}> for {name} {{")
+                out.append(f"    fn to_owned_mirror(&self) -> {name} {{")
+                out.append("        *self")
+                out.append("    }")
+                out.append("}")
+                out.append("")
+                out.append(f"impl {BORROWED_MOD}::Borrows for {name} {{}}")
+                out.append("")
+                continue
+            gname = g.generic_of(name)
+            if gname is not None:
+                gd = g.generics[gname]
+                if name == gd["instances"][0]:
+                    lt = [LIFETIME] if self.generic_borrows[gname] else []
+                    out.append(f"/// The borrowed mirror of the generic `owned::{gname}`.")
+                    out.append("#[derive(fury::FuryObject, Debug, Clone)]")
+                    out.append(f"pub struct {gname}<{', '.join(lt + gd['params'])}> {{")
+                    trees = [gd["templates"].get(f, tree) for f, tree in g.field_schemas[name]]
+                    g.params = tuple(gd["params"])
+                    try:
+                        g.gen_fields(t, trees, out, self.field_type_fn(name))
+                    finally:
+                        g.params = ()
+                    out.append("}")
+                    out.append("")
+                    self.gen_struct_impls(gname, gd["params"], [f["name"] for f in t["fields"]], out)
+                lt = f"{LIFETIME}, " if self.generic_borrows[gname] else ""
+                alias = f"{name}<{LIFETIME}>" if self.generic_borrows[gname] else name
+                out.append(f"/// The borrowed mirror of `owned::{name}`.")
+                out.append(f"pub type {alias} = {gname}<{lt}{self.borrowed_args(gname, name)}>;")
+                out.append("")
+                continue
+            out.append(f"/// The borrowed mirror of `owned::{name}`.")
+            out.append("#[derive(fury::FuryObject, Debug, Clone)]")
+            out.append(g.registration_attr(t))
+            if not t["fields"]:
+                out.append(f"pub struct {name} {{}}")
+            else:
+                out.append(f"pub struct {self.user_type(name)} {{")
+                g.gen_fields(t, [tree for _, tree in g.field_schemas[name]], out,
+                             self.field_type_fn(name))
+                out.append("}")
+            out.append("")
+            self.gen_struct_impls(name, [], [f["name"] for f in t["fields"]], out)
+
+    def borrowed_args(self, gname, name):
+        """The borrowed type arguments of instantiation `name` (they never borrow)."""
+        gd = self.g.generics[gname]
+        return ", ".join(self.rust_type(self.g.instance_args[name][p], True) for p in gd["params"])
+
+    def register_lines(self, names, indent):
+        """Statements registering the borrowed mirrors of `names` on `fury`."""
+        lines = []
+        for n in names:
+            t = self.g.types[n]
+            if self.g.generic_of(n) is not None:
+                lines.append(f"{indent}{self.g.register_instance(t, self.static_type(n))}"
+                             ".map_err(|e| e.to_string())?;")
+            else:
+                lines.append(f"{indent}{CHECK_MOD}::register::<{self.static_type(n)}>(fury)?;")
+        return lines
+
+    def type_cases(self, out, typedefs):
+        """`type_cases()`: one `MirrorTypeCase` per struct; `typedefs(name)` gives the
+        expression of its (owned, borrowed) TypeDefs."""
+        out.append("/// One case per struct type: its owned and borrowed mirror.")
+        out.append(f"pub fn type_cases() -> Vec<{BORROWED_MOD}::MirrorTypeCase> {{")
+        out.append("    vec![")
+        for t in self.g.doc["types"]:
+            if t["kind"] != "struct":
+                continue
+            name = t["name"]
+            out.append(f"        {BORROWED_MOD}::MirrorTypeCase {{")
+            out.append(f"            type_name: {rust_str(name)},")
+            out.append(
+                f"            fingerprints: || ({BORROWED_MOD}::fingerprints::<owned::{name}>(), "
+                f"{BORROWED_MOD}::fingerprints::<{self.static_type(name)}>()),"
+            )
+            out.append(f"            typedefs: || {typedefs(name)},")
+            if "fingerprint" in t and not self.compat:
+                pair = f"{rust_str(t['fingerprint'])}, {int(t['hash'])}"
+                out.append(f"            pyfory_hash: Some(({pair})),")
+            else:
+                out.append("            pyfory_hash: None,")
+            if "typedef_hex" in t:
+                out.append(f"            pyfory_typedef_hex: Some({rust_str(t['typedef_hex'])}),")
+            else:
+                out.append("            pyfory_typedef_hex: None,")
+            out.append("        },")
+        out.append("    ]")
+        out.append("}")
+        out.append("")
+
+    def local_typedefs(self, owned_fury, borrowed_fury, name):
+        return (
+            f"Ok(({CHECK_MOD}::local_typedef::<owned::{name}>(&{owned_fury})?, "
+            f"{CHECK_MOD}::local_typedef::<{self.static_type(name)}>(&{borrowed_fury})?))"
+        )
+
+    # -- the whole file --
+
+    def header(self, source_name, what):
+        return [
+            f"// @generated by conformance/gen_rust_mirrors.py from {source_name}.",
+            "// Do not edit: run `python3 conformance/gen_rust_mirrors.py` instead.",
+            "//",
+            f"// The borrowed mirrors of the {what}: every struct of",
+            f"// `{self.owned_mod}` again, with the same registration, reading strings, bytes",
+            "// and numeric arrays in place; its conversion to the owned mirror; and one case per",
+            "// vector. Include it beside the owned mirror, as a sibling module named",
+            f"// `{self.owned_mod}`.",
+            "",
+            "#![allow(dead_code, clippy::all, clippy::pedantic)]",
+            "",
+            f"use super::{self.owned_mod} as owned;",
+            "",
+        ]
+
+    def case_lines(self, v, wty, rty, kind, furies):
+        """The fields of one vector's `BorrowedCase`; wty/rty: the writer's and reader's
+        schema trees."""
+        (bw, ow), (br, orr) = self.root_types(wty), self.root_types(rty)
+        tw = self.owned_texts(wty, v["value"])
+        nan = self.has_nan(wty, v["value"])
+        m = BORROWED_MOD
+        if kind in ("Evolution", "PyforyReaderError"):
+            tr = self.owned_texts(rty, v["expected"])
+            nan = nan or self.has_nan(rty, v["expected"])
+            check = (f"{m}::check_evolution::<{bw}, {ow}, {br}, {orr}>(f, bytes, writer_same, "
+                     f"{tw}, {tr}, {'true' if nan else 'false'})")
+        elif kind == "ExpectedError":
+            check = (f"{m}::check_expected_error::<{bw}, {ow}, {br}, {orr}>(f, bytes, writer_same, "
+                     f"{tw}, {'true' if nan else 'false'})")
+        else:
+            check = (f"{m}::check_plain::<{bw}, {ow}>(f, bytes, writer_same, {tw}, "
+                     f"{'true' if nan else 'false'})")
+        return [
+            f"name: {rust_str(v['name'])},",
+            f"kind: {CHECK_MOD}::CompatKind::{kind},",
+            f"writer_type: {rust_str(bw)},",
+            f"reader_type: {rust_str(br)},",
+            f"furies: {furies},",
+            f"check: |f, bytes, writer_same| {check},",
+            f"decode_writer: |fury, bytes| {m}::decode_borrowed::<{bw}>(fury, bytes),",
+            f"decode_reader: |fury, bytes| {m}::decode_borrowed::<{br}>(fury, bytes),",
+        ]
+
+    def emit_cases(self, cases, out):
+        out.append("/// One case per vector, in file order.")
+        out.append(f"pub fn cases() -> Vec<{BORROWED_MOD}::BorrowedCase> {{")
+        out.append("    vec![")
+        for c in cases:
+            out.append(f"        {BORROWED_MOD}::BorrowedCase {{")
+            for line in c:
+                out.append(f"            {line}")
+            out.append("        },")
+        out.append("    ]")
+        out.append("}")
+
+    def generate(self, source_name):
+        if self.compat:
+            return self.generate_compat(source_name)
+        out = self.header(source_name, "struct and enum vectors")
+        self.gen_types(out)
+        g = self.g
+        out.append("/// Registers every borrowed mirror on `fury` (the enums are the owned ones).")
+        out.append("pub fn register_all(fury: &mut fury::Fury) -> Result<(), String> {")
+        out.extend(self.register_lines([t["name"] for t in g.doc["types"]], "    "))
+        out.append("    Ok(())")
+        out.append("}")
+        out.append("")
+        out.append("/// A Fury with every owned mirror and one with every borrowed mirror.")
+        out.append("fn mirror_furies(compatible: bool) -> Result<(fury::Fury, fury::Fury), String> {")
+        out.append("    let mut o = fury::Fury::builder().compatible(compatible).build();")
+        out.append("    owned::register_all(&mut o);")
+        out.append("    let mut b = fury::Fury::builder().compatible(compatible).build();")
+        out.append("    register_all(&mut b)?;")
+        out.append("    Ok((o, b))")
+        out.append("}")
+        out.append("")
+        out.append("/// The Fury instances of every struct vector (same-schema mode).")
+        out.append(f"pub fn furies() -> Result<{BORROWED_MOD}::Furies, String> {{")
+        out.append("    let (owned_writer, borrowed_writer) = mirror_furies(false)?;")
+        out.append("    let (owned_reader, borrowed_reader) = mirror_furies(false)?;")
+        out.append(f"    Ok({BORROWED_MOD}::Furies {{")
+        out.append("        owned_writer, owned_reader, borrowed_writer, borrowed_reader,")
+        out.append("    })")
+        out.append("}")
+        out.append("")
+        self.type_cases(out, lambda n: "mirror_furies(true).and_then(|(o, b)| "
+                        + self.local_typedefs("o", "b", n) + ")")
+        cases = []
+        for v in g.doc["vectors"]:
+            tree = parse_schema(v["schema"])
+            try:
+                cases.append(self.case_lines(v, tree, tree, "Plain", "furies"))
+            except GenError as e:
+                raise GenError(f"{v['name']}: {e}") from None
+        self.emit_cases(cases, out)
+        return "\n".join(out) + "\n"
+
+    def fury_pair(self, names):
+        """The expression of (owned, borrowed) compatible-mode Furies with the plain types
+        and the evolution types `names`."""
+        oregs = ", ".join(f"{CHECK_MOD}::register::<owned::{n}>" for n in names)
+        bregs = ", ".join(f"{CHECK_MOD}::register::<{self.static_type(n)}>" for n in names)
+        return f"owned::fury_with(&[{oregs}])", f"fury_with(&[{bregs}])"
+
+    def generate_compat(self, source_name):
+        g = self.g
+        out = self.header(source_name, "compatible-mode vectors")
+        self.gen_types(out)
+        out.append("/// Registers the borrowed mirror of every plain type (every type that is not an")
+        out.append("/// evolution version).")
+        out.append("pub fn register_plain(fury: &mut fury::Fury) -> Result<(), String> {")
+        out.extend(self.register_lines(g.plain, "    "))
+        out.append("    Ok(())")
+        out.append("}")
+        out.append("")
+        out.append("/// A compatible-mode Fury with the borrowed plain types and then `extra` registered.")
+        out.append(f"pub fn fury_with(extra: &[{CHECK_MOD}::RegisterFn]) -> Result<fury::Fury, String> {{")
+        out.append("    let mut fury = fury::Fury::builder().compatible(true).build();")
+        out.append("    register_plain(&mut fury)?;")
+        out.append("    for register in extra {")
+        out.append("        register(&mut fury)?;")
+        out.append("    }")
+        out.append("    Ok(fury)")
+        out.append("}")
+        out.append("")
+
+        def typedefs(name):
+            o, b = self.fury_pair(g.evolution_closure(name))
+            return self.local_typedefs(f"{o}?", f"{b}?", name)
+        self.type_cases(out, typedefs)
+
+        cases = []
+        for v in g.doc["vectors"]:
+            try:
+                tree = parse_schema(v["schema"])
+                if "writer_type" in v:
+                    wty, rty = v["writer_type"], v["reader_type"]
+                    wregs = g.registers(v, "writer_registers", wty)
+                    rregs = g.registers(v, "reader_registers", rty)
+                    if v.get("expected_error"):
+                        kind = "ExpectedError"
+                    else:
+                        kind = "PyforyReaderError" if v.get("pyfory_reader_error") else "Evolution"
+                else:
+                    wty = rty = tree
+                    wregs = rregs = []
+                    kind = "Plain"
+                ow, bw = self.fury_pair(wregs)
+                orr, br = self.fury_pair(rregs)
+                furies = (
+                    f"|| Ok({BORROWED_MOD}::Furies {{ owned_writer: {ow}?, owned_reader: {orr}?, "
+                    f"borrowed_writer: {bw}?, borrowed_reader: {br}? }})"
+                )
+                cases.append(self.case_lines(v, wty, rty, kind, furies))
+            except GenError as e:
+                raise GenError(f"{v['name']}: {e}") from None
+        self.emit_cases(cases, out)
+        return "\n".join(out) + "\n"
+
+
+# (input, owned mirror, borrowed mirror) generated when no --input is given; the borrowed
+# mirror of an input names its owned mirror's module (the file's stem).
+GENERATED = HERE / "tests" / "generated"
 DEFAULT_JOBS = [
-    (DEFAULT_INPUT, DEFAULT_OUTPUT),
-    (HERE / "vectors_compat" / "compat.json", HERE / "tests" / "generated" / "compat_mirror.rs"),
+    (DEFAULT_INPUT, DEFAULT_OUTPUT, GENERATED / "structs_borrowed.rs"),
+    (HERE / "vectors_compat" / "compat.json", GENERATED / "compat_mirror.rs",
+     GENERATED / "compat_borrowed.rs"),
 ]
 
 
@@ -1322,19 +1899,8 @@ def generator_for(doc):
     return Gen(doc)
 
 
-def run_job(inp, outp, check):
-    """Generates outp from inp (or, with check, compares); returns False when stale."""
-    doc = json.loads(inp.read_text(encoding="utf-8"))
-    if doc.get("format") != "fury-conformance/1":
-        sys.exit(f"{inp}: unknown format {doc.get('format')!r}")
-    try:
-        source = inp.resolve().relative_to(HERE.parent).as_posix()
-    except ValueError:
-        source = inp.name
-    try:
-        text = generator_for(doc).generate(source)
-    except GenError as e:
-        sys.exit(f"gen_rust_mirrors: {inp.name}: {e}")
+def write_or_check(outp, text, check, what):
+    """Writes text to outp (or, with check, compares); returns False when stale."""
     if check:
         current = outp.read_text(encoding="utf-8") if outp.exists() else None
         if current != text:
@@ -1345,15 +1911,42 @@ def run_job(inp, outp, check):
         return True
     outp.parent.mkdir(parents=True, exist_ok=True)
     outp.write_text(text, encoding="utf-8")
-    print(f"wrote {outp} ({len(doc['types'])} types, {len(doc['vectors'])} vectors)")
+    print(f"wrote {outp} ({what})")
     return True
+
+
+def run_job(inp, outp, borrowed_outp, check):
+    """Generates outp (and borrowed_outp, if not None) from inp, or with check compares;
+    returns False when one is stale."""
+    doc = json.loads(inp.read_text(encoding="utf-8"))
+    if doc.get("format") != "fury-conformance/1":
+        sys.exit(f"{inp}: unknown format {doc.get('format')!r}")
+    try:
+        source = inp.resolve().relative_to(HERE.parent).as_posix()
+    except ValueError:
+        source = inp.name
+    what = f"{len(doc['types'])} types, {len(doc['vectors'])} vectors"
+    try:
+        gen = generator_for(doc)
+        text = gen.generate(source)
+        borrowed = None
+        if borrowed_outp is not None:
+            borrowed = BorrowedGen(gen, outp.stem).generate(source)
+    except GenError as e:
+        sys.exit(f"gen_rust_mirrors: {inp.name}: {e}")
+    ok = write_or_check(outp, text, check, what)
+    if borrowed_outp is not None:
+        ok = write_or_check(borrowed_outp, borrowed, check, f"borrowed, {what}") and ok
+    return ok
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--input", type=Path,
                     help="one vector file (default: structs.json and compat.json)")
-    ap.add_argument("--output", type=Path, help="its output (with --input)")
+    ap.add_argument("--output", type=Path, help="its owned mirror (with --input)")
+    ap.add_argument("--borrowed-output", type=Path,
+                    help="its borrowed mirror (with --output; none if not given)")
     ap.add_argument("--check", action="store_true", help="exit 1 if an output file is stale")
     args = ap.parse_args()
     if args.input is None:
@@ -1362,15 +1955,15 @@ def main():
         jobs = DEFAULT_JOBS
     else:
         if args.output is None:
-            defaults = {i.resolve(): o for i, o in DEFAULT_JOBS}
+            defaults = {i.resolve(): (o, b) for i, o, b in DEFAULT_JOBS}
             if args.input.resolve() not in defaults:
                 ap.error("--input other than the default files needs --output")
-            jobs = [(args.input, defaults[args.input.resolve()])]
+            jobs = [(args.input, *defaults[args.input.resolve()])]
         else:
-            jobs = [(args.input, args.output)]
+            jobs = [(args.input, args.output, args.borrowed_output)]
     ok = True
-    for inp, outp in jobs:
-        ok = run_job(inp, outp, args.check) and ok
+    for inp, outp, borrowed_outp in jobs:
+        ok = run_job(inp, outp, borrowed_outp, args.check) and ok
     if not ok:
         sys.exit(1)
 

@@ -12,7 +12,7 @@
 #      structs, compat, refs, meta, and the oob, union, ext, decimal and rows groups);
 #   6. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
 #   7. a regeneration of every vector with the pinned pyfory, compared with the committed files
-#      (and of the Rust mirrors of the struct vectors).
+#      (and of the Rust mirrors of the struct vectors, owned and borrowed).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
 set -euo pipefail

@@ -390,7 +390,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 }
 
 /// `std::any::type_name` without the module paths (`Vec<EvoPersonV1>`).
-fn short_type_name<T>() -> String {
+pub fn short_type_name<T>() -> String {
     let full = std::any::type_name::<T>();
     let mut out = String::with_capacity(full.len());
     let mut word = String::new();
