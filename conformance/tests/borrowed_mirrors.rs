@@ -53,12 +53,6 @@ const SKIPPED: &[(&str, &str)] = &[];
 /// does a listed one that both mirrors get through.
 const NEITHER: &[(&str, &str, &str)] = &[
     (
-        "compat/roots/structs_and_enums",
-        "encoding: ",
-        "an enum held in a dynamic Value (Value::Enum keeps no registration) can be read but not \
-         written yet",
-    ),
-    (
         "compat/evolution/incompatible/numeric_string_to_int",
         "reader: decoding: type mismatch",
         "fury-rs refuses string<->number conversions where pyfory parses \"12\" into an int field",
