@@ -37,6 +37,9 @@ pub(super) struct ReadExtra {
     /// no id (see `ReadContext::copy_allowance`).
     pub(super) copied: std::cell::Cell<usize>,
     pub(super) count: Option<bool>,
+    /// The registered type that the last `dyn AnyObject` type info named, for the payloads
+    /// that follow it (one type info may serve a run of list elements).
+    pub(super) any_target: Option<crate::serializer::any::AnyTarget>,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -81,6 +84,7 @@ impl ReadExtra {
         self.canon_root = false;
         self.copied.set(0);
         self.count = None;
+        self.any_target = None;
         true
     }
 }

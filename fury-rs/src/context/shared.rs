@@ -417,6 +417,16 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         }
     }
 
+    /// Records the registered type that a `dyn AnyObject` type info just named.
+    pub(crate) fn set_any_target(&mut self, target: crate::serializer::any::AnyTarget) {
+        self.extra_mut().any_target = Some(target);
+    }
+
+    /// The registered type that the last `dyn AnyObject` type info named, if any.
+    pub(crate) fn any_target(&self) -> Option<crate::serializer::any::AnyTarget> {
+        self.extra.as_ref()?.any_target.clone()
+    }
+
     /// Reads the namespace and type name meta strings of a named type.
     pub(crate) fn read_type_name_strings(
         &mut self,
