@@ -407,3 +407,30 @@ fn pyfory_untyped_field_vectors_read_to_concrete_types_and_write_back_byte_for_b
     std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn every_prefix_of_every_vector_is_an_error_and_mutations_do_not_panic() {
+    for v in vectors() {
+        let bytes = unhex(v["hex"].as_str().unwrap());
+        let fury = fury_for(&v);
+        let refs = v["settings"]["ref"].as_bool().unwrap();
+        let read = |b: &[u8]| match (v["schema"].as_str().unwrap(), refs) {
+            ("Holder", _) => fury.deserialize::<Holder>(b).map(drop),
+            ("Bag", false) => fury.deserialize::<Bag>(b).map(drop),
+            ("Bag", true) => fury.deserialize::<SharedBag>(b).map(drop),
+            _ => fury.deserialize::<Refs>(b).map(drop),
+        };
+        assert!(read(&bytes).is_ok(), "{}", v["name"]);
+        for n in 0..bytes.len() {
+            assert!(read(&bytes[..n]).is_err(), "{}: prefix {n}", v["name"]);
+        }
+        for i in 0..bytes.len() {
+            for b in [0x00, 0x02, 0x1c, 0x24, 0x80, 0xfe, 0xff] {
+                let mut m = bytes.clone();
+                m[i] = b;
+                let _ = read(&m);
+                let _ = fury.deserialize::<Box<dyn AnyObject>>(&m);
+            }
+        }
+    }
+}
