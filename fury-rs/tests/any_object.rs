@@ -309,3 +309,38 @@ fn hostile_input_is_an_error_not_a_panic_a_hang_or_a_large_allocation() {
         }
     }
 }
+
+#[test]
+fn a_peer_enum_field_read_into_a_dyn_field_is_an_error_not_an_earlier_type() {
+    #[derive(FuryObject, Debug, PartialEq, Clone, Copy)]
+    #[fury(id = 503)]
+    enum Color {
+        Red,
+        Green,
+    }
+    #[derive(FuryObject, Debug)]
+    #[fury(id = 510)]
+    struct Writer {
+        first: Box<dyn AnyObject>,
+        value: Color,
+    }
+    #[derive(FuryObject, Debug)]
+    #[fury(id = 510)]
+    struct Reader {
+        first: Box<dyn AnyObject>,
+        value: Box<dyn AnyObject>,
+    }
+    let mut w = Fury::builder().compatible(true).build();
+    w.register::<Color>().unwrap().register::<Writer>().unwrap();
+    let mut r = Fury::builder().compatible(true).build();
+    r.register::<Color>().unwrap().register::<Reader>().unwrap();
+    let bytes = w
+        .serialize(&Writer {
+            first: Box::new(Color::Red),
+            value: Color::Green,
+        })
+        .unwrap();
+    // The declared enum carries no type info: which enum it is, only the peer knows.
+    let e = r.deserialize::<Reader>(&bytes).unwrap_err();
+    assert!(e.to_string().contains("without its type info"), "{e}");
+}

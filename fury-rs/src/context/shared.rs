@@ -422,6 +422,14 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         self.extra_mut().any_target = Some(target);
     }
 
+    /// Forgets the registered type the last `dyn AnyObject` type info named: the next
+    /// payload has none (a field the peer declared as an enum, read into a `dyn AnyObject`).
+    pub(crate) fn clear_any_target(&mut self) {
+        if let Some(e) = self.extra.as_mut() {
+            e.any_target = None;
+        }
+    }
+
     /// The registered type that the last `dyn AnyObject` type info named, if any.
     pub(crate) fn any_target(&self) -> Option<crate::serializer::any::AnyTarget> {
         self.extra.as_ref()?.any_target.clone()

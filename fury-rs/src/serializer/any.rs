@@ -366,6 +366,8 @@ where
 /// compatible struct the TypeDef its bodies follow.
 #[derive(Clone)]
 pub(crate) struct AnyTarget {
+    /// The kind byte of the type info.
+    kind: TypeId,
     entry: u32,
     def: Option<Arc<RemoteTypeDef>>,
 }
@@ -421,6 +423,7 @@ fn read_any_type_info<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId, at: usize
         ));
     }
     let target = AnyTarget {
+        kind: id,
         entry: entry.index(),
         def: def.filter(|_| kind == UserKind::Struct),
     };
@@ -437,6 +440,7 @@ fn read_any<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Box<dyn A
     let registry: &Registry = ctx.registry();
     let entry = ctx
         .any_target()
+        .filter(|t| t.kind == id)
         .and_then(|t| Some((registry.at(t.entry)?, t)));
     let (entry, target) = entry.ok_or_else(|| {
         ctx.error(ErrorKind::Invalid {
