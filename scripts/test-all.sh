@@ -81,6 +81,9 @@ echo "== pyfory 1.7.7 reads the decimals fury-rs wrote (written by cargo test)"
 echo "== pyfory 1.7.7 reads the extension types fury-rs wrote (written by cargo test)"
 "$venv/bin/python" conformance/generate_ext.py --check-peer target/conformance/fury-rs-ext.json
 
+echo "== pyfory 1.7.7 reads the untyped (typing.Any) fields fury-rs wrote from dyn AnyObject (written by cargo test)"
+"$venv/bin/python" conformance/generate_any.py --check-peer target/conformance/fury-rs-any.json
+
 echo "== pyfory 1.7.7 reads the rows fury-rs wrote (row format; written by cargo test)"
 "$venv/bin/python" conformance/generate_row.py --check-peer target/conformance/fury-rs-rows.json
 
@@ -103,5 +106,6 @@ echo "== the committed vectors are what pinned pyfory writes, and the Rust mirro
 "$venv/bin/python" conformance/generate_union.py --check
 "$venv/bin/python" conformance/generate_decimal.py --check
 "$venv/bin/python" conformance/generate_ext.py --check
+"$venv/bin/python" conformance/generate_any.py --check
 "$venv/bin/python" conformance/generate_row.py --check
 "$venv/bin/python" conformance/gen_rust_mirrors.py --check

@@ -1,5 +1,5 @@
 """The command line of the small vector-group generators (generate_oob.py, generate_union.py,
-generate_decimal.py, generate_ext.py): write the group's file, compare it with the file on
+generate_decimal.py, generate_ext.py, generate_any.py): write the group's file, compare it with the file on
 disk (--check), or have pyfory read another writer's bytes back (--check-peer)."""
 
 import argparse

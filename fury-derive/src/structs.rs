@@ -629,6 +629,18 @@ pub fn user_type(
     } else {
         quote! { #name<#(#args),*> }
     };
+    // A type that owns its data can be read into a `Box<dyn AnyObject>` (one that borrows
+    // from its input cannot be `'static`).
+    let any_reader = if cont.generics.lifetimes().next().is_none() {
+        quote! {
+            #[inline]
+            fn any_reader() -> ::std::option::Option<::fury::__private::AnyReader> {
+                ::std::option::Option::Some(::fury::__private::read_any_object::<Self>)
+            }
+        }
+    } else {
+        quote! {}
+    };
     quote! {
         impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
             type Static = #statics;
@@ -643,6 +655,8 @@ pub fn user_type(
                 static SLOT: ::fury::__private::TypeSlot = ::fury::__private::TypeSlot::new();
                 &SLOT
             }
+
+            #any_reader
 
             #extra
         }

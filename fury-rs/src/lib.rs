@@ -72,8 +72,8 @@ pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
-    ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map, Serialize, Set,
-    Tagged, UInt8Array, UnknownCase, WireType,
+    AnyObject, ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map,
+    Serialize, Set, Tagged, UInt8Array, UnknownCase, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
@@ -94,6 +94,7 @@ pub mod __private {
     pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
     pub use crate::resolver::plan::ReadPlan;
     pub use crate::resolver::{TypeSlot, UserType};
+    pub use crate::serializer::any::{read_any_object, AnyReader};
     pub use crate::serializer::compatible::{missing_field, read_evolved, skip_field};
     pub use crate::serializer::ext::{read_ext, write_ext};
     pub use crate::serializer::layout::{

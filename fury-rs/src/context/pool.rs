@@ -37,9 +37,19 @@ pub(super) struct ReadExtra {
     /// no id (see `ReadContext::copy_allowance`).
     pub(super) copied: std::cell::Cell<usize>,
     pub(super) count: Option<bool>,
-    /// The registration of the user type whose type info a dynamic `Value` read last, for
-    /// the values that follow it.
-    pub(super) dyn_type: crate::value::DynType,
+    /// The user type the last dynamic type info named, for the payloads that follow it (one
+    /// type info may serve a run of list elements): as a `Value` keeps it, or as the
+    /// registered type a `dyn AnyObject` reads.
+    pub(super) last_user_type: LastUserType,
+}
+
+/// What [`ReadExtra::last_user_type`] holds.
+#[derive(Default)]
+pub(super) enum LastUserType {
+    #[default]
+    None,
+    Value(crate::value::DynType),
+    Any(crate::serializer::any::AnyTarget),
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
@@ -84,7 +94,7 @@ impl ReadExtra {
         self.canon_root = false;
         self.copied.set(0);
         self.count = None;
-        self.dyn_type = crate::value::DynType::Untyped;
+        self.last_user_type = LastUserType::None;
         true
     }
 }

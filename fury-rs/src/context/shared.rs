@@ -377,15 +377,17 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// Keeps the registration a dynamic value's type info named, for the values after it.
     pub(crate) fn set_dyn_type(&mut self, ty: crate::value::DynType) {
-        self.extra.get_or_insert_with(take_read_extra).dyn_type = ty;
+        self.extra
+            .get_or_insert_with(take_read_extra)
+            .last_user_type = super::pool::LastUserType::Value(ty);
     }
 
     /// The registration kept by [`set_dyn_type`](Self::set_dyn_type).
     pub(crate) fn dyn_type(&self) -> crate::value::DynType {
-        self.extra
-            .as_ref()
-            .map(|e| e.dyn_type.clone())
-            .unwrap_or_default()
+        match self.extra.as_ref().map(|e| &e.last_user_type) {
+            Some(super::pool::LastUserType::Value(t)) => t.clone(),
+            _ => crate::value::DynType::Untyped,
+        }
     }
 
     /// The TypeDef the bodies of local type `key` currently follow, if one was read.
@@ -427,6 +429,27 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     ) {
         if let Some(c) = self.extra_mut().current.iter_mut().find(|c| c.key == key) {
             c.plan = Some((compress_int, plan));
+        }
+    }
+
+    /// Records the registered type that a `dyn AnyObject` type info just named.
+    pub(crate) fn set_any_target(&mut self, target: crate::serializer::any::AnyTarget) {
+        self.extra_mut().last_user_type = super::pool::LastUserType::Any(target);
+    }
+
+    /// Forgets the registered type the last `dyn AnyObject` type info named: the next
+    /// payload has none (a field the peer declared as an enum, read into a `dyn AnyObject`).
+    pub(crate) fn clear_any_target(&mut self) {
+        if let Some(e) = self.extra.as_mut() {
+            e.last_user_type = super::pool::LastUserType::None;
+        }
+    }
+
+    /// The registered type that the last `dyn AnyObject` type info named, if any.
+    pub(crate) fn any_target(&self) -> Option<crate::serializer::any::AnyTarget> {
+        match &self.extra.as_ref()?.last_user_type {
+            super::pool::LastUserType::Any(t) => Some(t.clone()),
+            _ => None,
         }
     }
 

@@ -86,6 +86,13 @@ pub trait UserType {
         let _ = (registry, compress_int);
         Vec::new()
     }
+
+    /// Reads a value of this type into a `Box<dyn AnyObject>` once its type info was read:
+    /// how a `dyn AnyObject` field finds the concrete type a peer named. `None` for types
+    /// that borrow from their input (they cannot be boxed as `'static`).
+    fn any_reader() -> Option<crate::serializer::any::AnyReader> {
+        None
+    }
 }
 
 /// Where a user type was last found in a registry: a hint that makes the common lookup an
@@ -135,6 +142,8 @@ pub struct TypeEntry {
     /// The same-schema hash per `compress_int`, for generic types (whose instantiations
     /// share the derive's `static` caches); built on first use.
     pub(crate) schema_hashes: [OnceLock<i32>; 2],
+    /// Reads a value of this type as a `dyn AnyObject` (see [`UserType::any_reader`]).
+    pub(crate) any_reader: Option<crate::serializer::any::AnyReader>,
 }
 
 /// The TypeDef of a local type, as written in compatible mode.
@@ -166,6 +175,12 @@ impl TypeEntry {
 }
 
 impl TypeEntry {
+    /// The registry key of the Rust type (see [`type_key`]).
+    #[inline]
+    pub(crate) fn key(&self) -> std::any::TypeId {
+        self.key
+    }
+
     /// Position of this entry in its registry (see [`Registry::at`]).
     #[inline]
     pub fn index(&self) -> u32 {
@@ -382,6 +397,7 @@ impl Registry {
             typedef_fields: T::typedef_fields,
             typedefs: [OnceLock::new(), OnceLock::new()],
             schema_hashes: [OnceLock::new(), OnceLock::new()],
+            any_reader: T::any_reader(),
         });
         Ok(())
     }

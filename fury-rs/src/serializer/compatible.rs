@@ -100,6 +100,9 @@ fn read_evolved_body<'de, F: Deserialize<'de>>(
         return F::read_typed(ctx, wire);
     }
     let id = TypeId::from_u8(id).ok_or_else(|| ctx.error(ErrorKind::UnknownTypeId { id }))?;
+    // No type info precedes this payload: a `dyn AnyObject` must not take the type that an
+    // earlier one named (an enum field the peer declares is a bare variant id).
+    ctx.clear_any_target();
     F::read_typed(ctx, id)
 }
 

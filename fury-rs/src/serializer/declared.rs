@@ -240,30 +240,60 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
     }
 }
 
-/// What follows the kind byte `id` of a dynamic value's type info: the user id, the names,
-/// or the meta-share marker and TypeDef of a compatible struct (kept under `key` for the
-/// body that follows).
+/// What a dynamic value's type info holds after its kind byte.
+pub(crate) enum TypeInfoRest<'de> {
+    /// Nothing (a built-in type).
+    Nothing,
+    /// A user type id (a user kind registered by id, outside compatible mode's TypeDefs).
+    Id(u32),
+    /// The namespace and type name meta strings of a named type (same-schema mode).
+    Names(
+        crate::meta::WireMetaString<'de>,
+        crate::meta::WireMetaString<'de>,
+    ),
+    /// The shared TypeDef that names the type (compatible structs; named kinds in
+    /// compatible mode).
+    TypeDef(std::sync::Arc<crate::resolver::RemoteTypeDef>),
+}
+
+/// Reads what follows the kind byte `id` of a dynamic value's type info: the user id, the
+/// names, or the meta-share marker and TypeDef. One reader for every dynamic form (`Value`,
+/// `dyn AnyObject`), which then decide what the registration means to them.
+pub(crate) fn read_type_info_rest<'de>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<TypeInfoRest<'de>> {
+    Ok(match id {
+        TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
+            TypeInfoRest::Id(ctx.reader.var_u32()?)
+        }
+        TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
+            TypeInfoRest::TypeDef(ctx.read_shared_typedef()?)
+        }
+        TypeId::NamedEnum | TypeId::NamedStruct | TypeId::NamedExt | TypeId::NamedUnion => {
+            if ctx.compatible() {
+                TypeInfoRest::TypeDef(ctx.read_shared_typedef()?)
+            } else {
+                let (ns, ty) = ctx.read_type_name_strings()?;
+                TypeInfoRest::Names(ns, ty)
+            }
+        }
+        _ => TypeInfoRest::Nothing,
+    })
+}
+
+/// What follows the kind byte `id` of a dynamic value's type info (see
+/// [`read_type_info_rest`]); the TypeDef of a compatible struct is kept under `key` for the
+/// body that follows.
 pub(crate) fn dynamic_type_info_rest<'de>(
     ctx: &mut ReadContext<'de, '_>,
     id: TypeId,
     key: std::any::TypeId,
 ) -> Result<()> {
-    match id {
-        TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
-            ctx.reader.var_u32()?;
-        }
-        TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
-            let def = ctx.read_shared_typedef()?;
+    if let TypeInfoRest::TypeDef(def) = read_type_info_rest(ctx, id)? {
+        if matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct) {
             ctx.set_current_typedef(key, def);
         }
-        TypeId::NamedEnum | TypeId::NamedStruct | TypeId::NamedExt | TypeId::NamedUnion => {
-            if ctx.compatible() {
-                ctx.read_shared_typedef()?;
-            } else {
-                ctx.read_type_name_strings()?;
-            }
-        }
-        _ => {}
     }
     Ok(())
 }

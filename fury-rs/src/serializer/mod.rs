@@ -4,6 +4,7 @@
 //! shared, a one-byte reference flag precedes it. The traits split these parts so containers
 //! can write the type info once for many elements and skip flags they do not need.
 
+pub(crate) mod any;
 pub(crate) mod array;
 #[cfg(feature = "bytes")]
 mod bytes_crate;
@@ -24,6 +25,7 @@ mod temporal;
 pub(crate) mod union;
 mod wrapper;
 
+pub use any::AnyObject;
 pub use array::{ArrayView, UInt8Array};
 pub use collection::{read_elements, write_elements, ItemReader, List, Set, Typed};
 pub use ext::Ext;

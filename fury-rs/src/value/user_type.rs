@@ -7,6 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{TypeDef, TypeDefRegistration};
 use crate::meta::MetaStringEncoder;
 use crate::resolver::{EncodedTypeName, RemoteTypeDef, UserKind};
+use crate::serializer::declared::{read_type_info_rest, TypeInfoRest};
 use crate::types::TypeId;
 use std::sync::Arc;
 
@@ -159,23 +160,19 @@ pub(crate) fn registration_name(r: &TypeDefRegistration) -> String {
 /// Reads the rest of an enum's type info (after the kind byte) and keeps it for the values
 /// that follow it (one, or every element of a list that shares it).
 pub(super) fn read_enum_type_info(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
-    let ty = match id {
-        TypeId::Enum => DynType::Id(ctx.reader.var_u32()?),
-        _ if ctx.compatible() => {
-            let at = ctx.reader.position();
-            let def = ctx.read_shared_typedef()?;
-            if def.def.is_struct() {
-                return Err(Error::at(
-                    ErrorKind::Invalid {
-                        what: "a NAMED_ENUM type info names a struct's TypeDef".to_string(),
-                    },
-                    at,
-                ));
-            }
-            DynType::Def(def)
+    let at = ctx.reader.position();
+    let ty = match read_type_info_rest(ctx, id)? {
+        TypeInfoRest::Id(id) => DynType::Id(id),
+        TypeInfoRest::TypeDef(def) if !def.def.is_struct() => DynType::Def(def),
+        TypeInfoRest::TypeDef(_) | TypeInfoRest::Nothing => {
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: "a NAMED_ENUM type info names a struct's TypeDef".to_string(),
+                },
+                at,
+            ))
         }
-        _ => {
-            let (ns, name) = ctx.read_type_name_strings()?;
+        TypeInfoRest::Names(ns, name) => {
             let ns = ns.decode(&MetaStringEncoder::namespace())?;
             let name = name.decode(&MetaStringEncoder::type_name())?;
             ctx.charge(ns.len() + name.len() + 64)?;
