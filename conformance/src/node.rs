@@ -521,7 +521,7 @@ impl ToNode<'_> {
             // have their own groups, checked by conformance/tests/decimal.rs and union.rs).
             Value::Decimal(d) => serde_json::json!({"type": "decimal",
                 "unscaled": decimal_text(d.is_negative(), d.magnitude_le()), "scale": d.scale()}),
-            Value::Union(case, _) => return Err(format!("union case {case} has no node form yet")),
+            Value::Union(u) => return Err(format!("union case {} has no node form yet", u.case)),
             Value::Enum(e) => {
                 let id = &e.variant;
                 // A declared position names the enum; an `any` one has it in the value.

@@ -88,7 +88,7 @@ impl Serialize for Value {
                 v.visit_buffers(out);
             }),
             Value::Struct(s) => s.fields.iter().for_each(|(_, v)| v.visit_buffers(out)),
-            Value::Union(_, v) => v.visit_buffers(out),
+            Value::Union(u) => u.value.visit_buffers(out),
             _ => {}
         }
     }
@@ -98,6 +98,7 @@ impl Serialize for Value {
         let id = match self {
             Value::Struct(s) => return super::write::struct_type_info(s, ctx),
             Value::Enum(e) => return super::user_type::write_enum_type_info(e, ctx),
+            Value::Union(u) => return super::user_type::write_union_type_info(u, ctx),
             // A back reference carries the type of the value it names.
             Value::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
             other => other.type_id() as u8,
@@ -136,6 +137,7 @@ impl Serialize for Value {
             // Structs share type info only when they name the same TypeDef.
             (Value::Struct(a), Value::Struct(b)) => super::write::same_struct_type(a, b),
             (Value::Enum(a), Value::Enum(b)) => a.same_type(b),
+            (Value::Union(a), Value::Union(b)) => a.same_type(b),
             _ => self.type_id() == other.type_id(),
         }
     }
@@ -228,10 +230,8 @@ pub(super) fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         }
         Value::Struct(s) => return super::write::struct_body(s, ctx),
         Value::Enum(e) => w.var_u32(e.variant),
-        Value::Union(..) => {
-            return Err(crate::Error::new(ErrorKind::Unsupported {
-                what: "writing a union known only as a dynamic Value".to_string(),
-            }))
+        Value::Union(u) => {
+            return crate::serializer::union::write_union_case(u.case, &u.value, ctx)
         }
         Value::BoolArray(a) => write_dense(a, ctx)?,
         Value::Int8Array(a) => write_dense(a, ctx)?,
@@ -262,7 +262,9 @@ impl<'de> Deserialize<'de> for Value {
     /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         match id {
-            TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum_type_info(ctx, id),
+            TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
+                super::user_type::read_user_type_info(ctx, id)
+            }
             _ => dynamic_type_info_rest(ctx, id, std::any::TypeId::of::<Value>()),
         }
     }
@@ -282,14 +284,7 @@ impl<'de> Deserialize<'de> for Value {
         match id {
             TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum(ctx),
             TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
-                let case = ctx.reader.var_u32()?;
-                ctx.charge(std::mem::size_of::<Value>())?;
-                let value = if ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
-                    Value::Null
-                } else {
-                    crate::serializer::union::read_union_case::<Value>(ctx)?
-                };
-                Ok(Value::Union(case, Box::new(value)))
+                super::user_type::read_union(ctx, id)
             }
             TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
                 let key = std::any::TypeId::of::<Value>();
@@ -478,9 +473,9 @@ fn copy_size(v: &Value, limit: usize) -> Option<usize> {
                 }
                 std::mem::size_of::<crate::value::StructValue>()
             }
-            Value::Union(_, x) => {
-                add(x, total, limit)?;
-                0
+            Value::Union(u) => {
+                add(&u.value, total, limit)?;
+                std::mem::size_of::<super::UnionValue>()
             }
             _ => 0,
         };
