@@ -30,6 +30,8 @@ export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 
 echo "== cargo test --workspace"
 cargo test --workspace
+echo "== a foreign type as an extension type, byte for byte with a pyfory custom serializer"
+cargo run --quiet -p fury --features uuid --example uuid_ext
 
 echo "== the depth limit holds on a 256 KiB stack (optimised build)"
 cargo test --quiet --release -p fury --test stack
