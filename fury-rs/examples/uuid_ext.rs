@@ -14,6 +14,8 @@
 //! `#[fury(with = "...")]`.
 //!
 //!     cargo run -p fury --features uuid --example uuid_ext
+//!
+//! The expected bytes are printed by `conformance/examples/uuid_ext.py` (pyfory 1.7.7).
 
 use fury::{Ext, Fury, FuryObject, ReadContext, WriteContext};
 use uuid::Uuid;
