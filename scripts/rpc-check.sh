@@ -7,7 +7,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=$1
-cargo build --quiet -p fury --features tokio --example rpc_server --example rpc_client
+# The workspace's feature set (fury's `tokio` feature among them), as the test command builds.
+cargo build --quiet --workspace --examples
 bin=target/debug/examples
 out=$(mktemp)
 "$bin/rpc_server" --addr 127.0.0.1:0 --max-seconds 120 >"$out" 2>&1 &

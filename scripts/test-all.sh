@@ -28,16 +28,21 @@ fi
 # the conformance runner's own tests (and `fury-conformance run`) check with pyfory from here
 export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 
+# One feature resolution for every debug build: the binaries and examples below are built with
+# the same features as the tests (a `cargo run -p` would resolve its own and build the crates
+# again), and the incremental caches a single clean run never reuses are not written.
+export CARGO_INCREMENTAL=0
 echo "== cargo test --workspace"
 cargo test --workspace
+cargo build --quiet --workspace --bins --examples
 echo "== a foreign type as an extension type, byte for byte with a pyfory custom serializer"
-cargo run --quiet -p fury --features uuid --example uuid_ext
+target/debug/examples/uuid_ext
 
 echo "== the depth limit holds on a 256 KiB stack (optimised build)"
 cargo test --quiet --release -p fury --test stack
 
 echo "== fury-rs encodes every vector"
-cargo run --quiet -p fury-conformance -- conformance/vectors target/conformance/fury-rs-bytes.json
+target/debug/fury-conformance conformance/vectors target/conformance/fury-rs-bytes.json
 
 echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (built-in types)"
 "$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-bytes.json
@@ -57,7 +62,6 @@ echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (reference tracking, share
   --vectors conformance/vectors_refs --skip-list conformance/failures/skips-refs.txt
 
 echo "== the testee protocol: fury-conformance run over every vector group, per testee"
-cargo build --quiet -p fury-conformance -p fory-testee --bins
 target/debug/fury-conformance run --testee "$FURY_PYTHON conformance/testee_pyfory.py" \
   --failure-list conformance/failures/pyfory.txt --json target/conformance/run-pyfory.json | tail -1
 target/debug/fury-conformance run --testee target/debug/fury-testee \
@@ -93,10 +97,11 @@ echo "== a pyfory 1.7.7 client and the Rust client call the Rust RPC server (tok
 bash scripts/rpc-check.sh "$venv/bin/python"
 
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
+# `cargo bench` builds the package's binaries too (with the bench profile): the report is one.
 cargo bench --quiet -p fury-benches --no-run
-cargo run --quiet --release -p fury-benches --bin report -- --smoke
+target/release/report --smoke
 # The RPC benchmark's smoke mode: every codec echoes every payload over loopback (debug build).
-cargo run --quiet -p fury-benches --bin rpc -- --smoke
+target/debug/rpc --smoke
 
 echo "== the committed vectors are what pinned pyfory writes, and the Rust mirrors are current"
 "$venv/bin/python" conformance/generate.py --check
