@@ -7,7 +7,8 @@
 //! slug: `postcard`, `bitcode`, `rkyv`, `fory`, ...; `Peer::slug`).
 //!
 //! `ONLY=vde` decodes fury-rs's bytes of the dataset into a dynamic `fury::Value` (with
-//! `COMPAT`, so that structs read from their TypeDefs), by a `Fury` that registers nothing.
+//! `COMPAT`, so that structs read from their TypeDefs), by a `Fury` that registers nothing;
+//! `ONLY=vrde` into a `fury::ValueRef`, which borrows the strings.
 //!
 //! `probe Blob1MiB` / `probe Blob64MiB` runs the loops of the out-of-band table instead, as ops
 //! `ibser` `oobser` `ibde` `ibbde` `oobbde` (`borrowed::OOB_LOOPS` order; `ONLY` picks one).
@@ -98,7 +99,7 @@ fn main() {
         .find(|c| c.dataset == which && c.peer == ours)
         .map(|c| c.bytes.clone())
         .unwrap_or_default();
-    if only == "vde" {
+    if only == "vde" || only == "vrde" {
         if let Err(e) = dynamic.deserialize::<fury::Value>(&dynamic_input) {
             panic!("{which}: the dynamic decode fails: {e}");
         }
@@ -131,6 +132,17 @@ fn main() {
                 std::hint::black_box(&r);
             }
             println!("FuryRs vde {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
+        }
+        if only == "vrde" {
+            let t = Instant::now();
+            for _ in 0..n {
+                let r = dynamic.deserialize::<fury::ValueRef>(std::hint::black_box(&dynamic_input));
+                std::hint::black_box(&r);
+            }
+            println!(
+                "FuryRs vrde {:.1}",
+                t.elapsed().as_nanos() as f64 / n as f64
+            );
         }
         if let Some(c) = borrowed_case.as_mut() {
             if only.is_empty() || (only == "bde" && std::env::var_os("THEIRS").is_none()) {

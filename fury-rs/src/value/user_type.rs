@@ -1,7 +1,6 @@
-//! The registration of a user type known only dynamically (an enum held in a [`Value`]):
+//! The registration of a user type known only dynamically (an enum held in a [`Value`](super::Value)):
 //! kept as the stream gave it, so that the value writes back with the same type info.
 
-use super::Value;
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{TypeDef, TypeDefRegistration};
@@ -260,7 +259,7 @@ pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Res
 }
 
 /// The enum value whose variant id is next in the input, with the type info read last.
-pub(super) fn read_enum(ctx: &mut ReadContext<'_, '_>) -> Result<Value> {
+pub(super) fn read_enum(ctx: &mut ReadContext<'_, '_>) -> Result<EnumValue> {
     let variant = ctx.reader.var_u32()?;
-    Ok(Value::Enum(EnumValue::with_type(variant, ctx.dyn_type())))
+    Ok(EnumValue::with_type(variant, ctx.dyn_type()))
 }
