@@ -202,30 +202,36 @@ def load_peer(path):
 
 
 def make_type_forys(vectors):
-    """One Fory per struct/enum vector file, with that file's types registered.
-    Checks that pyfory computes the stored field order, fingerprint and hash."""
+    """One Fory per struct/enum vector file and settings (vectors_any/ mixes same-schema and
+    compatible vectors), with that file's types registered.  Checks that pyfory computes the
+    stored field order, fingerprint and hash (and TypeDefs, for compatible vectors); the
+    facts of a file that also has reference-tracking vectors are checked by make_ref_forys
+    (its TypeDefs are stored as a Fory(ref=True) writes them)."""
     forys = {}
+    with_refs = {id(v["_types"]) for v in vectors if v.get("_types") is not None and VL.is_ref_vector(v)}
     for vec in vectors:
         types = vec.get("_types")
-        if types is None or id(types) in forys or VL.is_ref_vector(vec):
-            continue  # reference-tracking files: make_ref_forys
+        if types is None or VL.is_ref_vector(vec):
+            continue  # reference-tracking vectors: make_ref_forys
+        key = type_fory_key(vec)
+        if key in forys:
+            continue
         settings = vec["settings"]
         fory = types.make_fory(settings)
-        if is_compat_vector(vec):
+        if id(types) in with_refs:
+            problems = []
+        elif is_compat_vector(vec):
             problems = VL.pyfory_compat_facts_errors(types, settings)
         else:
             problems = VL.pyfory_facts_errors(types, fory)
         if problems:
             raise VL.VectorError("type definitions disagree with pyfory: " + "; ".join(problems[:5]))
-        forys[id(types)] = (fory, json.dumps(settings, sort_keys=True))
-    # every vector of a file must use the settings its Fory was made with
-    for vec in vectors:
-        types = vec.get("_types")
-        if VL.is_ref_vector(vec):
-            continue
-        if types is not None and forys[id(types)][1] != json.dumps(vec["settings"], sort_keys=True):
-            raise VL.VectorError("vector {}: all vectors of a struct file must share one settings object".format(vec["name"]))
-    return {k: v[0] for k, v in forys.items()}
+        forys[key] = fory
+    return forys
+
+
+def type_fory_key(vec):
+    return (id(vec["_types"]), json.dumps(vec["settings"], sort_keys=True))
 
 
 def make_reference(vectors, out_path):
@@ -352,7 +358,7 @@ def main(argv=None):
             fory = alias_fory(vec, vec["writer_registers"])
             reader_fory = alias_fory(vec, vec["reader_registers"])
         elif "_types" in vec:
-            fory = type_fory[id(vec["_types"])]
+            fory = type_fory[type_fory_key(vec)]
         else:
             key = json.dumps(vec["settings"], sort_keys=True)
             if key not in fory_cache:

@@ -395,38 +395,11 @@ class Builder:
 
 
 def type_docs(types, builder):
-    fory_same = builder.forys["same_schema"]
-    fory_compat = builder.forys["compatible"]
-    docs = []
-    for d in TYPES:
-        d = dict(d)
-        name = d["name"]
-        if d["kind"] == "struct":
-            facts = VL.pyfory_struct_facts(fory_same, types.python_class(name))
-            own = {"field_order": types.wire_order(name), "fingerprint": types.fingerprint(name),
-                   "hash": types.struct_hash(name)}
-            if facts != own:
-                die(name, "pyfory computes {} but we compute {}".format(facts, own))
-            d.update(own)
-        if types.is_named(name):
-            pm = VL.pyfory_meta_strings(fory_same, types.python_class(name))
-            if pm != types.meta_strings(name):
-                die(name, "pyfory meta strings {} differ from ours {}".format(pm, types.meta_strings(name)))
-            d["meta_strings"] = pm
-        if d["kind"] == "struct" or types.is_named(name):
-            py_td = VL.pyfory_typedef(fory_compat, types.python_class(name))
-            own_td = VL.typedef_encode(types, name)
-            if py_td != own_td:
-                die(name, "pyfory's TypeDef {} differs from ours {}".format(py_td.hex(), own_td.hex()))
-            written = builder.typedefs.get(name)
-            if written is None:
-                die(name, "no compatible vector writes this type's TypeDef")
-            if written != py_td:
-                die(name, "the TypeDef in the streams {} differs from encode_typedef {}".format(written.hex(), py_td.hex()))
-            d["typedef_hex"] = py_td.hex()
-            d["typedef"] = VL.typedef_describe(py_td)
-        docs.append(d)
-    return docs
+    try:
+        return VL.pyfory_type_docs(TYPES, types, builder.forys["same_schema"], builder.forys["compatible"],
+                                   builder.typedefs)
+    except VL.VectorError as exc:
+        die("types", str(exc))
 
 
 def build_all():

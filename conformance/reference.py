@@ -83,7 +83,7 @@ class Reference:
         if "_types" in vec and "writer_type" in vec:
             return self._alias_fory(vec, vec["writer_registers"]), self._alias_fory(vec, vec["reader_registers"])
         if "_types" in vec:
-            return self.type_fory[id(vec["_types"])], None
+            return self.type_fory[check_peer.type_fory_key(vec)], None
         key = repr(sorted(vec["settings"].items()))
         if key not in self.fory_cache:
             self.fory_cache[key] = VL.make_fory(vec["settings"])

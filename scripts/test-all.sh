@@ -9,7 +9,7 @@
 #   5. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
 #      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed)
 #      through every vector group over the testee protocol (fury-testee/2: the built-ins,
-#      structs, compat, refs, meta, and the oob, union, ext, decimal and rows groups);
+#      structs, compat, refs, any, meta, and the oob, union, ext, decimal and rows groups);
 #   6. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
 #   7. a regeneration of every vector with the pinned pyfory, compared with the committed files
 #      (and of the Rust mirrors of the struct vectors, owned and borrowed).
@@ -30,6 +30,8 @@ export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 
 echo "== cargo test --workspace"
 cargo test --workspace
+echo "== a foreign type as an extension type, byte for byte with a pyfory custom serializer"
+cargo run --quiet -p fury --features uuid --example uuid_ext
 
 echo "== the depth limit holds on a 256 KiB stack (optimised build)"
 cargo test --quiet --release -p fury --test stack

@@ -13,6 +13,7 @@
 //! [`runner`] is `fury-conformance run`, which drives any implementation through the
 //! vectors over the testee protocol (`conformance/PROTOCOL.md`).
 
+pub mod any;
 pub mod borrowed;
 pub mod node;
 pub mod runner;

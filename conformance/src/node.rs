@@ -382,6 +382,50 @@ struct ToNode<'a> {
     next_id: u32,
 }
 
+/// Whether a writer sees the present elements of a list or set as of more than one type
+/// (as fury's writer decides it: a back reference joins any type, structs and enums are of
+/// one type when they name the same registration).
+fn mixed_types(items: &[Value]) -> bool {
+    let same = |a: &Value, b: &Value| match (a, b) {
+        (_, Value::Ref(_)) => true,
+        (Value::Ref(_), _) => false,
+        (Value::Struct(x), Value::Struct(y)) => x.type_name == y.type_name,
+        (Value::Enum(x), Value::Enum(y)) => x.type_name() == y.type_name(),
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    };
+    let mut present = items.iter().filter(|x| !x.is_null());
+    match present.next() {
+        Some(first) => present.any(|x| !same(first, x)),
+        None => false,
+    }
+}
+
+/// The kinds written inline, with `ff` in a list of mixed types: bool, the integers,
+/// float32, float64, string.
+fn inline_value(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Bool(_)
+            | Value::Int8(_)
+            | Value::Int16(_)
+            | Value::Int32(_)
+            | Value::VarInt32(_)
+            | Value::Int64(_)
+            | Value::VarInt64(_)
+            | Value::TaggedInt64(_)
+            | Value::UInt8(_)
+            | Value::UInt16(_)
+            | Value::UInt32(_)
+            | Value::VarUInt32(_)
+            | Value::UInt64(_)
+            | Value::VarUInt64(_)
+            | Value::TaggedUInt64(_)
+            | Value::Float32(_)
+            | Value::Float64(_)
+            | Value::String(_)
+    )
+}
+
 fn hex_bits(bits: u64, digits: usize) -> Json {
     Json::String(format!("{bits:0digits$x}"))
 }
@@ -474,13 +518,17 @@ impl ToNode<'_> {
                 } else {
                     "set"
                 };
+                // In a list of mixed types a writer flags every element 00 but the inline
+                // kinds (pyfory, spec 09 §9.5), so an enum there takes an id too.
+                let mixed = self.track_refs && mixed_types(items);
                 let mut out = Vec::with_capacity(items.len());
                 for (i, x) in items.iter().enumerate() {
                     let s = match schema {
                         Schema::Tuple(ts) => ts.get(i).cloned().unwrap_or(Schema::Any),
                         s => elem(s),
                     };
-                    out.push(self.node(x, &s, None)?);
+                    let count = mixed.then(|| !inline_value(x));
+                    out.push(self.node(x, &s, count)?);
                 }
                 serde_json::json!({"type": kind, "items": out})
             }
@@ -521,7 +569,7 @@ impl ToNode<'_> {
             // have their own groups, checked by conformance/tests/decimal.rs and union.rs).
             Value::Decimal(d) => serde_json::json!({"type": "decimal",
                 "unscaled": decimal_text(d.is_negative(), d.magnitude_le()), "scale": d.scale()}),
-            Value::Union(case, _) => return Err(format!("union case {case} has no node form yet")),
+            Value::Union(u) => return Err(format!("union case {} has no node form yet", u.case)),
             Value::Enum(e) => {
                 let id = &e.variant;
                 // A declared position names the enum; an `any` one has it in the value.

@@ -30,6 +30,7 @@ pub const GROUPS: &[(&str, &str)] = &[
     ("structs", "vectors_structs"),
     ("compat", "vectors_compat"),
     ("refs", "vectors_refs"),
+    ("any", "vectors_any"),
     ("meta", "vectors_meta"),
     ("oob", "vectors_oob"),
     ("union", "vectors_union"),

@@ -261,3 +261,33 @@ fn version_2_groups_pass_and_their_faults_are_caught() {
         assert!(f.iter().all(|(n, _, _)| n == victim), "{f:?}");
     }
 }
+
+/// The group `any` (vectors_any: `typing.Any` fields, both modes, shared objects): the
+/// fury-rs testee passes it, and a back reference to the wrong object is caught.
+#[test]
+fn the_any_group_passes_and_a_wrong_back_reference_is_caught() {
+    let run_any = |fault: Option<&str>| {
+        let mut o = opts(fault, None);
+        o.groups = vec!["any".into()];
+        runner::run(&o).expect("the runner runs")
+    };
+    let r = run_any(None);
+    assert!(r.ok(), "{:?}", failures(&r));
+    assert_eq!(
+        r.results.len(),
+        36 * 5,
+        "five checks of each of the 36 vectors"
+    );
+    // `fe 01` (the first point) becomes `fe 00` (the enclosing Refs): pyfory reads another
+    // graph, the wire check sees the other target, and the bytes differ
+    let victim = "any/refs/same_schema/shared_point";
+    let r = run_any(Some(&format!("flip:encode:{victim}")));
+    let f = failures(&r);
+    let names: Vec<_> = f.iter().map(|(n, c, _)| format!("{n} {c}")).collect();
+    assert_eq!(
+        names,
+        [format!("{victim} encode"), format!("{victim} encode_exact")],
+        "{f:?}"
+    );
+    assert!(f[0].2.contains("the same object as $.first"), "{}", f[0].2);
+}

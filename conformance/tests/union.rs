@@ -294,9 +294,74 @@ fn hostile_union_bytes_are_errors() {
     let big_case = unhex("01ff22ac02ffffffff0ffd");
     assert!(with_animal.deserialize::<Animal>(&big_case).is_err());
     let v: fury::Value = fury.deserialize(&unhex("01ff22ac0203ff15086869")).unwrap();
-    assert_eq!(
-        v,
-        fury::Value::Union(3, Box::new(fury::Value::String("hi".into())))
-    );
-    assert!(fury.serialize(&v).is_err());
+    let case = fury::UnionValue::named("#300", 3, fury::Value::String("hi".into()));
+    assert_eq!(v, fury::Value::Union(Box::new(case)));
+    assert_eq!(fury.serialize(&v).unwrap(), unhex("01ff22ac0203ff15086869"));
+}
+
+/// A union read as a `Value` keeps its registration and writes back to pyfory's bytes, at the
+/// root (by id and by name) and in a compatible struct's UNION field. Streams
+/// holding a same-schema struct are refused (a `Value` can neither read nor write one).
+#[test]
+fn unions_read_as_values_write_back_to_pyforys_bytes() {
+    let mut written = Vec::new();
+    for v in vectors() {
+        let name = str_of(&v["name"]);
+        let settings = &v["settings"];
+        let fury = Fury::builder()
+            .compatible(settings["compatible"].as_bool().unwrap())
+            .ref_tracking(settings["ref"].as_bool().unwrap())
+            .build();
+        let bytes = unhex(&str_of(&v["hex"]));
+        // A same-schema struct (a case value or a field) reads only as its Rust type.
+        let value: fury::Value = match fury.deserialize(&bytes) {
+            Ok(v) => v,
+            Err(e) if matches!(e.kind(), fury::ErrorKind::Unsupported { .. }) => {
+                assert!(e.to_string().contains("STRUCT"), "{name}: {e}");
+                continue;
+            }
+            Err(e) => panic!("{name}: {e}"),
+        };
+        match fury.serialize(&value) {
+            Ok(out) => {
+                assert_eq!(out, bytes, "{name}");
+                assert_eq!(fury.deserialize::<fury::Value>(&out).unwrap(), value);
+                written.push(name);
+            }
+            Err(e) => assert!(
+                matches!(e.kind(), fury::ErrorKind::Unsupported { .. })
+                    && e.to_string().contains("same-schema"),
+                "{name}: {e}"
+            ),
+        }
+    }
+    for must in [
+        "union/same_schema/root/label",
+        "union/same_schema/root/empty",
+        "union/same_schema/named_root",
+        "union/compatible/root/dog",
+        "union/compatible/root/label",
+        "union/compatible/zoo",
+    ] {
+        assert!(written.iter().any(|w| w == must), "{must}: {written:?}");
+    }
+    // Built by hand, by id and by name (same-schema mode: the name's meta strings).
+    let fury = Fury::builder().compatible(false).build();
+    for (name, hand) in [
+        (
+            "union/same_schema/root/empty",
+            fury::UnionValue::named("#300", 4, fury::Value::Null),
+        ),
+        (
+            "union/same_schema/named_root",
+            fury::UnionValue::named("demo.Animal", 3, fury::Value::String("hi".into())),
+        ),
+    ] {
+        let v = vectors().into_iter().find(|v| v["name"] == name).unwrap();
+        let out = fury.serialize(&fury::Value::Union(Box::new(hand))).unwrap();
+        assert_eq!(out, unhex(&str_of(&v["hex"])), "{name}");
+    }
+    // Without its registration, a union has no type info to write at the root.
+    let bare = fury::Value::Union(Box::new(fury::UnionValue::new(3, fury::Value::Null)));
+    assert!(fury.serialize(&bare).is_err());
 }

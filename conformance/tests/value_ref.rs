@@ -185,8 +185,8 @@ fn parts(v: &ValueRef, out: &mut Parts) {
             s.fields.iter().for_each(|(_, x)| parts(x, out));
             None
         }
-        ValueRef::Union(_, x) => {
-            parts(x, out);
+        ValueRef::Union(u) => {
+            parts(&u.value, out);
             None
         }
         _ => None,

@@ -41,7 +41,7 @@ fn holds_struct(v: &Value) -> bool {
         Value::Struct(_) => true,
         Value::List(xs) | Value::Set(xs) => xs.iter().any(holds_struct),
         Value::Map(ps) => ps.iter().any(|(k, x)| holds_struct(k) || holds_struct(x)),
-        Value::Union(_, x) => holds_struct(x),
+        Value::Union(u) => holds_struct(&u.value),
         _ => false,
     }
 }
@@ -172,7 +172,11 @@ fn by_hand(v: &Value) -> Value {
         Value::List(xs) => Value::List(xs.iter().map(by_hand).collect()),
         Value::Set(xs) => Value::Set(xs.iter().map(by_hand).collect()),
         Value::Map(ps) => Value::Map(ps.iter().map(|(k, x)| (by_hand(k), by_hand(x))).collect()),
-        Value::Union(c, x) => Value::Union(*c, Box::new(by_hand(x))),
+        Value::Union(u) => {
+            let mut u = u.clone();
+            u.value = by_hand(&u.value);
+            Value::Union(u)
+        }
         other => other.clone(),
     }
 }

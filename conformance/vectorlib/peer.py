@@ -4,13 +4,15 @@ meta strings, TypeDefs) that the vector files store and our code must
 reproduce.  pyfory is imported lazily, by the functions that need it."""
 
 from .formats import COMPAT_SETTINGS, PYFORY_VERSION, REFS_SETTINGS_COMPAT, REFS_SETTINGS_SAME
+from .errors import VectorError
 from .meta_string import META_ENCODING_NAMES, meta_string_first_write
+from .typedef import typedef_describe, typedef_encode
 from .types import ANNOTATION_FOR_KIND, ARRAY_CLASS_NAMES
 
 __all__ = [
     "require_pyfory", "make_fory", "array_class", "write_typed_root", "deserialize_all", "pyfory_struct_facts",
     "pyfory_meta_strings", "pyfory_facts_errors", "pyfory_typedef", "pyfory_compat_facts_errors",
-    "refs_facts_errors",
+    "refs_facts_errors", "pyfory_type_docs",
 ]
 
 
@@ -169,3 +171,44 @@ def refs_facts_errors(types):
         if p not in problems:
             problems.append(p)
     return problems
+
+
+def pyfory_type_docs(defs, types, fory_same, fory_compat, stream_typedefs):
+    """The type definitions ``defs`` of a file whose vectors come in both modes, with the
+    facts pyfory computes stored beside them: a struct's field order, fingerprint and hash
+    (``fory_same``), a name-registered type's meta strings, and the TypeDef of every struct
+    and named type (``fory_compat``).  Each fact must equal our own computation, and each
+    TypeDef the one the compatible streams carried (``stream_typedefs``: type name -> bytes);
+    otherwise VectorError names the type and the difference."""
+    docs = []
+    for d in defs:
+        d = dict(d)
+        name = d["name"]
+        cls = types.python_class(name)
+        if d["kind"] == "struct":
+            facts = pyfory_struct_facts(fory_same, cls)
+            own = {"field_order": types.wire_order(name), "fingerprint": types.fingerprint(name),
+                   "hash": types.struct_hash(name)}
+            if facts != own:
+                raise VectorError("{}: pyfory computes {} but we compute {}".format(name, facts, own))
+            d.update(own)
+        if types.is_named(name):
+            pm = pyfory_meta_strings(fory_same, cls)
+            if pm != types.meta_strings(name):
+                raise VectorError("{}: pyfory meta strings {} differ from ours {}".format(name, pm, types.meta_strings(name)))
+            d["meta_strings"] = pm
+        if d["kind"] == "struct" or types.is_named(name):
+            py_td = pyfory_typedef(fory_compat, cls)
+            own_td = typedef_encode(types, name)
+            if py_td != own_td:
+                raise VectorError("{}: pyfory's TypeDef {} differs from ours {}".format(name, py_td.hex(), own_td.hex()))
+            written = stream_typedefs.get(name)
+            if written is None:
+                raise VectorError("{}: no compatible vector writes this type's TypeDef".format(name))
+            if written != py_td:
+                raise VectorError("{}: the TypeDef in the streams {} differs from encode_typedef {}".format(
+                    name, written.hex(), py_td.hex()))
+            d["typedef_hex"] = py_td.hex()
+            d["typedef"] = typedef_describe(py_td)
+        docs.append(d)
+    return docs

@@ -535,6 +535,10 @@ class Decoder(ByteReader):
             def read():
                 start = self.pos
                 key = self.type_id()
+                if k == "any" and key == TYPE_IDS["none"]:
+                    # pyfory writes None in an Any field without a null flag (not nullable,
+                    # no ref) as the bare NONE type
+                    return _null()
                 if k == "named" and key != ("struct", inner[1]):
                     self.pos = start
                     self.fail("expected the type info of struct {}, got {!r}".format(inner[1], key))

@@ -14,6 +14,7 @@ fn streams() -> Vec<(String, Vec<u8>, bool)> {
         "vectors_structs",
         "vectors_compat",
         "vectors_refs",
+        "vectors_any",
     ] {
         for v in fury_conformance::load_vectors(&root.join(dir)).expect("vectors load") {
             let compatible = v.settings["compatible"].as_bool().unwrap_or(true);
@@ -59,6 +60,8 @@ fn holds_struct(name: &str) -> bool {
     // named enum, checked against the inspector's own stop reason below
     name.starts_with("structs/")
         || name.starts_with("refs/same_schema/")
+        || name.starts_with("any/same_schema/")
+        || name.starts_with("any/refs/same_schema/")
         || name.starts_with("meta/")
 }
 

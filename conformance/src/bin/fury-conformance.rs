@@ -20,7 +20,7 @@ fn main() -> ExitCode {
 }
 
 const RUN_USAGE: &str = "usage: fury-conformance run --testee \"CMD ARGS\" [--failure-list FILE] \
-[--groups builtins,structs,compat,refs,meta,oob,union,ext,decimal,rows] [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]";
+[--groups builtins,structs,compat,refs,any,meta,oob,union,ext,decimal,rows] [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]";
 
 fn run(args: &[String]) -> ExitCode {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -16,26 +16,44 @@ impl WireType for Decimal {
 
 impl Serialize for Decimal {
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        ctx.writer.var_i32(self.scale());
-        let small = self
-            .to_i128()
-            .and_then(|u| i64::try_from(u).ok())
-            .filter(|u| (-(1i64 << 62)..(1i64 << 62)).contains(u));
-        match small {
-            Some(u) => ctx.writer.var_u64(crate::buffer::zigzag64(u) << 1),
-            None => {
-                let m = self.magnitude_le();
-                let len = u64::try_from(m.len()).map_err(|_| too_long(m.len()))?;
-                if len > u64::from(u32::MAX) {
-                    return Err(too_long(m.len()));
-                }
-                ctx.writer
-                    .var_u64(len << 2 | u64::from(self.is_negative()) << 1 | 1);
-                ctx.writer.bytes(m);
-            }
-        }
-        Ok(())
+        write_decimal(self.is_negative(), self.magnitude_le(), self.scale(), ctx)
     }
+}
+
+/// Writes a DECIMAL payload: `scale`, then the unscaled integer given by its sign and its
+/// little-endian magnitude (trailing zero bytes allowed), in the small form where it fits.
+pub(crate) fn write_decimal(
+    negative: bool,
+    magnitude_le: &[u8],
+    scale: i32,
+    ctx: &mut WriteContext,
+) -> Result<()> {
+    ctx.writer.var_i32(scale);
+    let m = match magnitude_le.iter().rposition(|&b| b != 0) {
+        Some(last) => &magnitude_le[..=last],
+        None => &[],
+    };
+    if m.len() <= 8 {
+        let mut word = [0u8; 8];
+        word[..m.len()].copy_from_slice(m);
+        let abs = u64::from_le_bytes(word);
+        if abs < 1 << 62 || (negative && abs == 1 << 62) {
+            let u = if negative {
+                (abs as i64).wrapping_neg()
+            } else {
+                abs as i64
+            };
+            ctx.writer.var_u64(crate::buffer::zigzag64(u) << 1);
+            return Ok(());
+        }
+    }
+    let len = u64::try_from(m.len()).map_err(|_| too_long(m.len()))?;
+    if len > u64::from(u32::MAX) {
+        return Err(too_long(m.len()));
+    }
+    ctx.writer.var_u64(len << 2 | u64::from(negative) << 1 | 1);
+    ctx.writer.bytes(m);
+    Ok(())
 }
 
 #[cold]

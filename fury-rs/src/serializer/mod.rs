@@ -17,6 +17,8 @@ pub(crate) mod layout;
 pub(crate) mod map;
 pub mod object;
 pub mod refs;
+#[cfg(feature = "rust_decimal")]
+mod rust_decimal;
 mod scalar;
 mod skip;
 mod std_types;

@@ -5,7 +5,7 @@ use super::codec::{
     begin_ref_dyn, from_ref_dyn, keep_ref_dyn, read_root_dyn, read_type_info_rest_dyn,
     read_typed_dyn, tracked_among_mixed, write_dyn_ref_flag, write_leaf, DynValue, Holds,
 };
-use super::{EnumValue, StructValue, Value};
+use super::{EnumValue, StructValue, UnionValue, Value};
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::float16::{BF16, F16};
@@ -146,13 +146,17 @@ pub enum ValueRef<'de> {
     Enum(EnumValue),
     /// A struct decoded from its TypeDef (compatible mode) without a local type.
     Struct(Box<StructRef<'de>>),
-    /// A union value decoded without the union's type: its case id and case value
-    /// (`ValueRef::Null` for an empty case).
-    Union(u32, Box<ValueRef<'de>>),
+    /// TYPED_UNION / NAMED_UNION, or a field declared UNION: the case id, the case value
+    /// (`ValueRef::Null` for an empty case) and the union's registration, as
+    /// [`Value::Union`].
+    Union(Box<UnionRef<'de>>),
     /// A back reference to the value that took reference id `.0`, numbered as
     /// [`Value::Ref`] is.
     Ref(u32),
 }
+
+/// The union of a [`ValueRef`]: a [`UnionValue`] whose case value borrows.
+pub type UnionRef<'de> = UnionValue<ValueRef<'de>>;
 
 /// A struct known only through the peer's TypeDef, with borrowed field values: the
 /// [`StructValue`] of a [`ValueRef`].
@@ -299,7 +303,7 @@ impl<'de> ValueRef<'de> {
             ValueRef::Float64Array(a) => Value::Float64Array(a.to_vec()),
             ValueRef::Enum(e) => Value::Enum(e.clone()),
             ValueRef::Struct(s) => Value::Struct(Box::new(StructRef::to_owned(s))),
-            ValueRef::Union(case, v) => Value::Union(*case, Box::new(ValueRef::to_owned(v))),
+            ValueRef::Union(u) => Value::Union(Box::new(u.map(ValueRef::to_owned))),
             ValueRef::Ref(id) => Value::Ref(*id),
         }
     }
@@ -468,8 +472,8 @@ impl<'de> DynValue<'de> for ValueRef<'de> {
         ValueRef::Enum(e)
     }
     #[inline]
-    fn union(case: u32, value: Self) -> Self {
-        ValueRef::Union(case, Box::new(value))
+    fn union(u: UnionValue<Self>) -> Self {
+        ValueRef::Union(Box::new(u))
     }
     #[inline]
     fn structure(type_name: String, fields: Vec<(String, Self)>, def: Arc<RemoteTypeDef>) -> Self {
@@ -504,7 +508,7 @@ impl<'de> DynValue<'de> for ValueRef<'de> {
             ValueRef::List(xs) | ValueRef::Set(xs) => return Holds::Items(xs),
             ValueRef::Map(ps) => return Holds::Pairs(ps),
             ValueRef::Struct(s) => return Holds::Fields(&s.fields),
-            ValueRef::Union(_, x) => return Holds::Case(x),
+            ValueRef::Union(u) => return Holds::Case(&u.value),
             _ => 0,
         })
     }
@@ -591,7 +595,7 @@ impl Serialize for ValueRef<'_> {
                 v.visit_buffers(out);
             }),
             ValueRef::Struct(s) => s.fields.iter().for_each(|(_, v)| v.visit_buffers(out)),
-            ValueRef::Union(_, v) => v.visit_buffers(out),
+            ValueRef::Union(u) => u.value.visit_buffers(out),
             _ => {}
         }
     }
@@ -600,6 +604,7 @@ impl Serialize for ValueRef<'_> {
         let id = match self {
             ValueRef::Struct(s) => return super::write::struct_type_info(s.head(), ctx),
             ValueRef::Enum(e) => return super::user_type::write_enum_type_info(e, ctx),
+            ValueRef::Union(u) => return super::user_type::write_union_type_info(u, ctx),
             ValueRef::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
             other => other.type_id() as u8,
         };
@@ -654,6 +659,7 @@ impl Serialize for ValueRef<'_> {
                 super::write::same_struct_type(a.head(), b.head())
             }
             (ValueRef::Enum(a), ValueRef::Enum(b)) => a.same_type(b),
+            (ValueRef::Union(a), ValueRef::Union(b)) => a.same_type(b),
             _ => self.type_id() == other.type_id(),
         }
     }

@@ -49,8 +49,8 @@ pub(crate) trait DynValue<'de>: Dynamic<'de> + Clone {
     fn back_ref(id: u32) -> Self;
     /// An enum value.
     fn enum_value(e: super::EnumValue) -> Self;
-    /// A union's case id and case value.
-    fn union(case: u32, value: Self) -> Self;
+    /// A union value.
+    fn union(u: super::UnionValue<Self>) -> Self;
     /// A struct read with the TypeDef `def`.
     fn structure(
         type_name: String,
@@ -96,8 +96,8 @@ impl<'de> DynValue<'de> for Value {
         Value::Enum(e)
     }
     #[inline]
-    fn union(case: u32, value: Self) -> Self {
-        Value::Union(case, Box::new(value))
+    fn union(u: super::UnionValue<Self>) -> Self {
+        Value::Union(Box::new(u))
     }
     #[inline]
     fn structure(
@@ -133,7 +133,7 @@ impl<'de> DynValue<'de> for Value {
             Value::List(xs) | Value::Set(xs) => return Holds::Items(xs),
             Value::Map(ps) => return Holds::Pairs(ps),
             Value::Struct(s) => return Holds::Fields(&s.fields),
-            Value::Union(_, x) => return Holds::Case(x),
+            Value::Union(u) => return Holds::Case(&u.value),
             _ => 0,
         })
     }
@@ -200,7 +200,7 @@ impl Serialize for Value {
                 v.visit_buffers(out);
             }),
             Value::Struct(s) => s.fields.iter().for_each(|(_, v)| v.visit_buffers(out)),
-            Value::Union(_, v) => v.visit_buffers(out),
+            Value::Union(u) => u.value.visit_buffers(out),
             _ => {}
         }
     }
@@ -210,6 +210,7 @@ impl Serialize for Value {
         let id = match self {
             Value::Struct(s) => return super::write::struct_type_info(s.head(), ctx),
             Value::Enum(e) => return super::user_type::write_enum_type_info(e, ctx),
+            Value::Union(u) => return super::user_type::write_union_type_info(u, ctx),
             // A back reference carries the type of the value it names.
             Value::Ref(r) => ctx.ref_type(*r).unwrap_or(TypeId::Unknown as u8),
             other => other.type_id() as u8,
@@ -250,6 +251,7 @@ impl Serialize for Value {
                 super::write::same_struct_type(a.head(), b.head())
             }
             (Value::Enum(a), Value::Enum(b)) => a.same_type(b),
+            (Value::Union(a), Value::Union(b)) => a.same_type(b),
             _ => self.type_id() == other.type_id(),
         }
     }
@@ -358,10 +360,8 @@ pub(super) fn write_leaf(value: &Value, ctx: &mut WriteContext) -> Result<()> {
         }
         Value::Struct(s) => return super::write::struct_body(s, ctx),
         Value::Enum(e) => w.var_u32(e.variant),
-        Value::Union(..) => {
-            return Err(crate::Error::new(ErrorKind::Unsupported {
-                what: "writing a union known only as a dynamic Value".to_string(),
-            }))
+        Value::Union(u) => {
+            return crate::serializer::union::write_union_case(u.case, &u.value, ctx)
         }
         Value::BoolArray(a) => write_dense(a, ctx)?,
         Value::Int8Array(a) => write_dense(a, ctx)?,
@@ -443,7 +443,9 @@ pub(super) fn read_type_info_rest_dyn<'de, V: DynValue<'de>>(
     id: TypeId,
 ) -> Result<()> {
     match id {
-        TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum_type_info(ctx, id),
+        TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
+            super::user_type::read_user_type_info(ctx, id)
+        }
         _ => dynamic_type_info_rest(ctx, id, V::key()),
     }
 }
@@ -468,14 +470,7 @@ pub(super) fn read_typed_dyn<'de, V: DynValue<'de>>(
     match id {
         TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum(ctx).map(V::enum_value),
         TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
-            let case = ctx.reader.var_u32()?;
-            ctx.charge(std::mem::size_of::<Value>())?;
-            let value = if ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
-                V::NULL
-            } else {
-                crate::serializer::union::read_union_case::<V>(ctx)?
-            };
-            Ok(V::union(case, value))
+            super::user_type::read_union(ctx, id).map(V::union)
         }
         TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
             let key = V::key();
@@ -642,7 +637,7 @@ fn copy_size<'de, V: DynValue<'de>>(v: &V, limit: usize) -> Option<usize> {
             }
             Holds::Case(x) => {
                 add(x, total, limit)?;
-                0
+                std::mem::size_of::<super::UnionValue>()
             }
         };
         *total = total.saturating_add(own);

@@ -5,10 +5,10 @@ mod codec;
 mod user_type;
 mod write;
 
-pub use borrowed::{StructRef, ValueRef};
+pub use borrowed::{StructRef, UnionRef, ValueRef};
 pub(crate) use codec::{tracked_among_mixed, tracked_kind};
 pub(crate) use user_type::DynType;
-pub use user_type::EnumValue;
+pub use user_type::{EnumValue, UnionValue};
 
 use crate::float16::{BF16, F16};
 use crate::temporal::{Date, Duration, Timestamp};
@@ -122,9 +122,9 @@ pub enum Value {
     Enum(EnumValue),
     /// A struct decoded from its TypeDef (compatible mode) without a local type.
     Struct(Box<StructValue>),
-    /// A union value decoded without the union's type: its case id and case value
-    /// (`Value::Null` for an empty case).
-    Union(u32, Box<Value>),
+    /// TYPED_UNION / NAMED_UNION / a declared UNION: the case id, the case value and the
+    /// union's registration where the stream gave it.
+    Union(Box<UnionValue>),
     /// A back reference (reference tracking) to the value that took reference id `.0`:
     /// ids count, in stream order from 0, the values a writer flags REF_VALUE (the root,
     /// and values of the tracked kinds: containers, binary, time values, structs), so a
@@ -338,7 +338,9 @@ impl Value {
             (List(a), List(b)) | (Set(a), Set(b)) => {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.bitwise_eq(y))
             }
-            (Union(c1, v1), Union(c2, v2)) => c1 == c2 && v1.bitwise_eq(v2),
+            (Union(a), Union(b)) => {
+                a.case == b.case && a.type_name() == b.type_name() && a.value.bitwise_eq(&b.value)
+            }
             (Struct(a), Struct(b)) => {
                 a.type_name == b.type_name
                     && a.fields.len() == b.fields.len()

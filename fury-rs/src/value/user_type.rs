@@ -1,6 +1,9 @@
-//! The registration of a user type known only dynamically (an enum held in a [`Value`](super::Value)):
-//! kept as the stream gave it, so that the value writes back with the same type info.
+//! The registration of a user type known only dynamically (an enum or a union held in a
+//! [`Value`](super::Value) or a [`ValueRef`](super::ValueRef)): kept as the stream gave it,
+//! so that the value writes back with the same type info.
 
+use super::codec::DynValue;
+use super::Value;
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{TypeDef, TypeDefRegistration};
@@ -75,13 +78,7 @@ impl EnumValue {
 
     /// Whether two values write the same type info (so may share one in a list chunk).
     pub(crate) fn same_type(&self, other: &EnumValue) -> bool {
-        match (&self.ty, &other.ty) {
-            (DynType::Def(a), DynType::Def(b)) => {
-                a.def.header == b.def.header && a.def.encoded == b.def.encoded
-            }
-            (DynType::Def(_), _) | (_, DynType::Def(_)) => false,
-            (a, b) => a.display() == b.display(),
-        }
+        self.ty.same(&other.ty)
     }
 }
 
@@ -89,6 +86,85 @@ impl EnumValue {
 impl PartialEq for EnumValue {
     fn eq(&self, other: &Self) -> bool {
         self.variant == other.variant && self.ty.display() == other.ty.display()
+    }
+}
+
+/// A value of a tagged union: its case id, the case's value ([`Value::Null`] for an empty
+/// case), and the union's registration where it is known.
+///
+/// As for [`EnumValue`], a union read from an `any` position keeps its type info (TYPED_UNION
+/// and the id, or NAMED_UNION and the name) and writes it back; one read from a field its
+/// TypeDef declares UNION has none and writes in declared positions only.
+///
+/// ```
+/// use fury::{Fury, UnionValue, Value};
+///
+/// // pyfory 1.7.7's bytes for a union registered with id 300, case 3 holding "hi"
+/// let bytes = [0x01, 0xff, 0x22, 0xac, 0x02, 0x03, 0xff, 0x15, 0x08, 0x68, 0x69];
+/// let fury = Fury::builder().compatible(false).build();
+/// let v: Value = fury.deserialize(&bytes).unwrap();
+/// let hand = UnionValue::named("#300", 3, Value::String("hi".into()));
+/// assert_eq!(v, Value::Union(Box::new(hand)));
+/// assert_eq!(fury.serialize(&v).unwrap(), bytes);
+/// ```
+///
+/// The same struct, with `V` = [`ValueRef`](super::ValueRef), is the union of a borrowed
+/// dynamic value ([`UnionRef`](super::UnionRef)).
+#[derive(Debug, Clone)]
+pub struct UnionValue<V = Value> {
+    /// The case id.
+    pub case: u32,
+    /// The case's value; the null ([`Value::Null`]) for an empty case.
+    pub value: V,
+    ty: DynType,
+}
+
+impl<V> UnionValue<V> {
+    /// A case without its union's registration: for fields whose TypeDef declares a union.
+    pub fn new(case: u32, value: V) -> Self {
+        UnionValue {
+            case,
+            value,
+            ty: DynType::Untyped,
+        }
+    }
+
+    /// A case of the union registered as `type_name` (`#<id>`, `namespace.name` or `name`,
+    /// as for [`EnumValue::named`]).
+    pub fn named(type_name: &str, case: u32, value: V) -> Self {
+        UnionValue {
+            case,
+            value,
+            ty: DynType::parse(type_name),
+        }
+    }
+
+    /// The union's registration as `#<id>`, `namespace.name` or `name`, if known.
+    pub fn type_name(&self) -> Option<String> {
+        self.ty.display()
+    }
+
+    /// The same case and registration with the value mapped by `f` (from a borrowed union to
+    /// an owned one, say).
+    pub fn map<W>(&self, f: impl FnOnce(&V) -> W) -> UnionValue<W> {
+        UnionValue {
+            case: self.case,
+            value: f(&self.value),
+            ty: self.ty.clone(),
+        }
+    }
+
+    pub(crate) fn same_type<W>(&self, other: &UnionValue<W>) -> bool {
+        self.ty.same(&other.ty)
+    }
+}
+
+/// Two union values are equal when their case ids, values and type names are.
+impl<V: PartialEq> PartialEq for UnionValue<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.case == other.case
+            && self.value == other.value
+            && self.ty.display() == other.ty.display()
     }
 }
 
@@ -113,6 +189,17 @@ impl DynType {
         }
         let (ns, name) = type_name.rsplit_once('.').unwrap_or(("", type_name));
         DynType::Name(Arc::new((ns.to_string(), name.to_string())))
+    }
+
+    /// Whether two registrations write the same type info.
+    fn same(&self, other: &DynType) -> bool {
+        match (self, other) {
+            (DynType::Def(a), DynType::Def(b)) => {
+                a.def.header == b.def.header && a.def.encoded == b.def.encoded
+            }
+            (DynType::Def(_), _) | (_, DynType::Def(_)) => false,
+            (a, b) => a.display() == b.display(),
+        }
     }
 
     fn display(&self) -> Option<String> {
@@ -156,9 +243,9 @@ pub(crate) fn registration_name(r: &TypeDefRegistration) -> String {
     }
 }
 
-/// Reads the rest of an enum's type info (after the kind byte) and keeps it for the values
-/// that follow it (one, or every element of a list that shares it).
-pub(super) fn read_enum_type_info(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
+/// Reads the rest of an enum's or a union's type info (after the kind byte) and keeps it for
+/// the values that follow it (one, or every element of a list that shares it).
+pub(super) fn read_user_type_info(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
     let at = ctx.reader.position();
     let ty = match read_type_info_rest(ctx, id)? {
         TypeInfoRest::Id(id) => DynType::Id(id),
@@ -166,7 +253,7 @@ pub(super) fn read_enum_type_info(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> 
         TypeInfoRest::TypeDef(_) | TypeInfoRest::Nothing => {
             return Err(Error::at(
                 ErrorKind::Invalid {
-                    what: "a NAMED_ENUM type info names a struct's TypeDef".to_string(),
+                    what: format!("a {} type info names a struct's TypeDef", id.name()),
                 },
                 at,
             ))
@@ -184,18 +271,36 @@ pub(super) fn read_enum_type_info(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> 
 
 /// The type info of an enum value in an `any` position.
 pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Result<()> {
-    let Some(reg) = e.ty.registration() else {
-        return Err(Error::new(ErrorKind::Unsupported {
-            what: format!(
-                "writing enum variant {} without its type where type info is needed (build it \
-                 with EnumValue::named)",
-                e.variant
-            ),
-        }));
+    let what = || format!("enum variant {}", e.variant);
+    write_user_type_info(&e.ty, UserKind::Enum, what, ctx)
+}
+
+/// The type info of a union value in an `any` position.
+pub(super) fn write_union_type_info<V>(u: &UnionValue<V>, ctx: &mut WriteContext) -> Result<()> {
+    let what = || format!("union case {}", u.case);
+    write_user_type_info(&u.ty, UserKind::Union, what, ctx)
+}
+
+fn write_user_type_info(
+    ty: &DynType,
+    kind: UserKind,
+    what: impl Fn() -> String,
+    ctx: &mut WriteContext,
+) -> Result<()> {
+    let unsupported = |why: &str| {
+        Error::new(ErrorKind::Unsupported {
+            what: format!("writing {} {why}", what()),
+        })
+    };
+    let Some(reg) = ty.registration() else {
+        return Err(unsupported(
+            "without its type where type info is needed (build it with a registration: \
+             EnumValue::named / UnionValue::named)",
+        ));
     };
     let name = match reg {
         TypeDefRegistration::Id(id) => {
-            ctx.writer.u8(TypeId::Enum as u8);
+            ctx.writer.u8(kind.id_kind() as u8);
             ctx.writer.var_u32(id);
             return Ok(());
         }
@@ -204,27 +309,35 @@ pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Res
             type_name,
         } => (namespace, type_name),
     };
-    ctx.writer.u8(TypeId::NamedEnum as u8);
     if !ctx.compatible() {
+        ctx.writer.u8(kind.named_kind() as u8);
         let n = EncodedTypeName::new(&name.0, &name.1)?;
         ctx.write_meta_string(&n.namespace);
         ctx.write_meta_string(&n.type_name);
         return Ok(());
     }
-    // Compatible mode shares a TypeDef: the one read, else the registered enum's, else one
-    // made from the name (an enum's TypeDef holds only its name).
+    // Compatible mode shares a TypeDef: the one read, else the registered type's, else (an
+    // enum) one made from the name, as an enum's TypeDef holds only its name.
     let registry = ctx.registry();
     let by_name = TypeDefRegistration::Name {
         namespace: name.0.clone(),
         type_name: name.1.clone(),
     };
-    if let Some(entry) = registry.find(UserKind::Enum, &by_name) {
-        let local = entry.local_typedef(registry, ctx.compress_int())?;
-        let same = match &e.ty {
+    let registered = registry
+        .find(kind, &by_name)
+        .map(|entry| {
+            entry
+                .local_typedef(registry, ctx.compress_int())
+                .map(|l| (entry, l))
+        })
+        .transpose()?;
+    if let Some((entry, local)) = registered {
+        let same = match ty {
             DynType::Def(d) => d.def.encoded == local.bytes,
             _ => true,
         };
         if same {
+            ctx.writer.u8(kind.named_kind() as u8);
             let (marker, first) = ctx.shared_marker(entry.index());
             ctx.writer.var_u32(marker);
             if first {
@@ -234,22 +347,25 @@ pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Res
         }
     }
     let made;
-    let (header, bytes): (u64, &[u8]) = match &e.ty {
+    let (header, bytes): (u64, &[u8]) = match ty {
         DynType::Def(d) => (d.def.header, &d.def.encoded),
-        _ => {
+        _ if kind == UserKind::Enum => {
             made = TypeDef::encode_named_enum(&name.0, &name.1)?;
             let header = made
                 .get(..8)
                 .and_then(|h| <[u8; 8]>::try_from(h).ok())
                 .map(u64::from_le_bytes)
-                .ok_or_else(|| {
-                    Error::new(ErrorKind::Invalid {
-                        what: "an enum TypeDef shorter than its header".to_string(),
-                    })
-                })?;
+                .ok_or_else(|| unsupported("with a TypeDef shorter than its header"))?;
             (header, &made)
         }
+        _ => {
+            return Err(unsupported(
+                "registered by name in compatible mode without its TypeDef (pyfory 1.7.7 \
+                 writes no such stream, spec 10)",
+            ))
+        }
     };
+    ctx.writer.u8(kind.named_kind() as u8);
     let (marker, first) = ctx.shared_marker_dynamic(header);
     ctx.writer.var_u32(marker);
     if first {
@@ -262,4 +378,25 @@ pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Res
 pub(super) fn read_enum(ctx: &mut ReadContext<'_, '_>) -> Result<EnumValue> {
     let variant = ctx.reader.var_u32()?;
     Ok(EnumValue::with_type(variant, ctx.dyn_type()))
+}
+
+/// The union value whose case id is next in the input: declared UNION (`id`) has no type
+/// info; TYPED_UNION and NAMED_UNION have the one read last.
+pub(super) fn read_union<'de, V: DynValue<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<UnionValue<V>> {
+    let case = ctx.reader.var_u32()?;
+    ctx.charge(std::mem::size_of::<UnionValue<V>>())?;
+    let ty = if id == TypeId::Union {
+        DynType::Untyped
+    } else {
+        ctx.dyn_type()
+    };
+    let value = if ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
+        V::NULL
+    } else {
+        crate::serializer::union::read_union_case::<V>(ctx)?
+    };
+    Ok(UnionValue { case, value, ty })
 }

@@ -287,6 +287,9 @@ fn write_payload(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()>
             ctx.writer.var_u32(e.variant);
             Ok(())
         }
+        (TypeId::Union, Value::Union(u)) => {
+            crate::serializer::union::write_union_case(u.case, &u.value, ctx)
+        }
         (
             _,
             Value::List(_)

@@ -4,7 +4,9 @@
 //! structs or enums, go through the dynamic `fury::Value`; unions, extension types and the
 //! out-of-band struct through the hand-written mirrors of `kinds.rs`, rows through those of
 //! `rows.rs`, the reference-tracking vectors with structs or enums through the derived types
-//! of `refs.rs` (graphs of `Rc` / `Rc<RefCell<_>>`, built from the request's node). Struct and enum
+//! of `refs.rs` (graphs of `Rc` / `Rc<RefCell<_>>`, built from the request's node), the
+//! untyped-field vectors (group `any`) through the `Box` / `Rc<dyn AnyObject>` mirrors of
+//! `fury_conformance::any` (`any.rs`). Struct and enum
 //! vectors go through the derived Rust types that `gen_rust_mirrors.py` generates from the
 //! vector files (`tests/generated/*_mirror.rs`), as a Rust port would: `decode` reads the
 //! bytes as the vector's Rust type, writes that value in compatible mode and reads it back as
@@ -46,6 +48,7 @@ mod compat_mirror;
 #[path = "../../../../fuzz/src/ref_types.rs"]
 mod ref_types;
 
+mod any;
 mod kinds;
 mod meta;
 mod refs;
@@ -61,6 +64,7 @@ struct Mirrors {
     compat_same: Fury,
     dynamic: Fury,
     refs: refs::RefMirrors,
+    any: any::AnyMirrors,
 }
 
 impl Mirrors {
@@ -82,6 +86,7 @@ impl Mirrors {
             compat_same,
             dynamic: Fury::builder().compatible(true).build(),
             refs: refs::RefMirrors::new(),
+            any: any::AnyMirrors::default(),
         }
     }
 }
@@ -217,6 +222,9 @@ fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
         return kinds::handle_oob_value(req);
     }
     if let Some(answer) = mirrors.refs.handle(req) {
+        return answer;
+    }
+    if let Some(answer) = mirrors.any.handle(req) {
         return answer;
     }
     if let Some(case) = mirrors.structs.get(name) {
