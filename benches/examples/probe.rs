@@ -6,6 +6,10 @@
 //! the row of the borrowed-decoding section that `bde` runs instead of fury-rs borrowed (a
 //! slug: `postcard`, `bitcode`, `rkyv`, `fory`, ...; `Peer::slug`).
 //!
+//! `ONLY=vde` decodes fury-rs's bytes of the dataset into a dynamic `fury::Value` (with
+//! `COMPAT`, so that structs read from their TypeDefs), by a `Fury` that registers nothing;
+//! `ONLY=vrde` into a `fury::ValueRef`, which borrows the strings.
+//!
 //! `probe Blob1MiB` / `probe Blob64MiB` runs the loops of the out-of-band table instead, as ops
 //! `ibser` `oobser` `ibde` `ibbde` `oobbde` (`borrowed::OOB_LOOPS` order; `ONLY` picks one).
 use fury_benches::borrowed::{
@@ -88,6 +92,18 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(200_000);
     let only = std::env::var("ONLY").unwrap_or_default();
+    // The dynamic decode (`vde`) of the bytes fury-rs writes for the dataset.
+    let dynamic = fury::Fury::builder().compatible(compat).build();
+    let dynamic_input = cases
+        .iter()
+        .find(|c| c.dataset == which && c.peer == ours)
+        .map(|c| c.bytes.clone())
+        .unwrap_or_default();
+    if only == "vde" || only == "vrde" {
+        if let Err(e) = dynamic.deserialize::<fury::Value>(&dynamic_input) {
+            panic!("{which}: the dynamic decode fails: {e}");
+        }
+    }
     let profiled = if std::env::var_os("THEIRS").is_some() {
         theirs
     } else {
@@ -108,6 +124,25 @@ fn main() {
                 let who = if c.peer == ours { "FuryRs" } else { "Fory" };
                 println!("{who} {op} {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
             }
+        }
+        if only == "vde" {
+            let t = Instant::now();
+            for _ in 0..n {
+                let r = dynamic.deserialize::<fury::Value>(std::hint::black_box(&dynamic_input));
+                std::hint::black_box(&r);
+            }
+            println!("FuryRs vde {:.1}", t.elapsed().as_nanos() as f64 / n as f64);
+        }
+        if only == "vrde" {
+            let t = Instant::now();
+            for _ in 0..n {
+                let r = dynamic.deserialize::<fury::ValueRef>(std::hint::black_box(&dynamic_input));
+                std::hint::black_box(&r);
+            }
+            println!(
+                "FuryRs vrde {:.1}",
+                t.elapsed().as_nanos() as f64 / n as f64
+            );
         }
         if let Some(c) = borrowed_case.as_mut() {
             if only.is_empty() || (only == "bde" && std::env::var_os("THEIRS").is_none()) {

@@ -6,7 +6,9 @@
 # OPS picks the operations (default "ser de"; "bde" is the borrowed decode of the
 # borrowed-decoding section's datasets: User CustomerList MediaContent SampleList LogList), e.g.
 #   OPS="de bde" benches/scripts/instructions.sh User CustomerList
-# and ROW=SLUG (postcard, bitcode, rkyv, fory, fury_rs, ...) counts that row's decode as bde.
+# and ROW=SLUG (postcard, bitcode, rkyv, fory, fury_rs, ...) counts that row's decode as bde;
+# "vde" decodes fury-rs's bytes into a dynamic fury::Value, "vrde" into a fury::ValueRef (use
+# COMPAT=1: structs need TypeDefs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # BIN=path counts an existing binary (e.g. a copy of the one before a change) without building.

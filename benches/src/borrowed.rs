@@ -208,6 +208,44 @@ fn same<R: PartialEq + Debug>(decoded: R, expected: R) -> Result<(), String> {
     }
 }
 
+/// fury-rs compatible into a dynamic `fury::ValueRef`, by an instance that registers nothing
+/// (structs read from their TypeDefs); the round trip holds when the value is the `Value` the
+/// same bytes decode to and writes the input back.
+fn value_ref_case<T: Borrowed>(dataset: &'static str, writer: &fury::Fury, value: &T) -> Case {
+    let reader = fury::Fury::builder().compatible(true).build();
+    let input = writer.serialize(value).map_err(|e| format!("encode: {e}"));
+    let roundtrip = input.as_ref().map_err(Clone::clone).and_then(|input| {
+        let v = reader
+            .deserialize::<fury::ValueRef<'_>>(input)
+            .map_err(|e| format!("decode: {e}"))?;
+        let owned = reader
+            .deserialize::<fury::Value>(input)
+            .map_err(|e| format!("decode as Value: {e}"))?;
+        if !v.to_owned().bitwise_eq(&owned) {
+            return Err(clip(format!("decoded {v:?}, as Value {owned:?}")));
+        }
+        let again = reader
+            .serialize(&v)
+            .map_err(|e| format!("re-encode: {e}"))?;
+        if again == *input {
+            Ok(())
+        } else {
+            Err("the ValueRef writes other bytes".to_string())
+        }
+    });
+    let input = input.unwrap_or_default();
+    let de = {
+        let input = input.clone();
+        Box::new(move |n: u64| {
+            for _ in 0..n {
+                let r = reader.deserialize::<fury::ValueRef<'_>>(black_box(input.as_slice()));
+                black_box(&r);
+            }
+        }) as Runner
+    };
+    decode_case(dataset, Peer::FuryRsValueRef, input, roundtrip, de)
+}
+
 /// postcard into the serde mirror, from what postcard writes for the owned value.
 fn postcard_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
     let input = postcard::to_allocvec(value).map_err(|e| format!("encode: {e}"));
@@ -296,6 +334,7 @@ pub fn borrowed_case<T: Borrowed>(
             engines.fury_compatible.clone(),
             value,
         ),
+        Peer::FuryRsValueRef => value_ref_case(dataset, &engines.owned.fury_compatible, value),
         Peer::Postcard => postcard_case(dataset, value),
         Peer::Bitcode => bitcode_case(dataset, value),
         Peer::Rkyv => rkyv_case(dataset, value),

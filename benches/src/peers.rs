@@ -49,6 +49,9 @@ pub enum Peer {
     FuryRsBorrowed,
     /// fury-rs compatible, decoding into the borrowed mirrors (borrowed-decoding section).
     FuryRsCompatibleBorrowed,
+    /// fury-rs compatible, decoding into a dynamic `fury::ValueRef` with no type registered
+    /// (borrowed-decoding section).
+    FuryRsValueRef,
     /// postcard 1 into the serde borrowed mirrors (borrowed-decoding section).
     Postcard,
     /// bitcode 0.6 into the borrowed mirrors (borrowed-decoding section).
@@ -76,11 +79,12 @@ impl Peer {
     ];
 
     /// The rows of the borrowed-decoding section, in table order.
-    pub const BORROWED: [Peer; 8] = [
+    pub const BORROWED: [Peer; 9] = [
         Peer::FuryRs,
         Peer::FuryRsBorrowed,
         Peer::FuryRsCompatible,
         Peer::FuryRsCompatibleBorrowed,
+        Peer::FuryRsValueRef,
         Peer::Fory,
         Peer::Postcard,
         Peer::Bitcode,
@@ -105,6 +109,7 @@ impl Peer {
             Peer::RkyvAccess => "rkyv access",
             Peer::FuryRsBorrowed => "fury-rs borrowed",
             Peer::FuryRsCompatibleBorrowed => "fury-rs compat borrowed",
+            Peer::FuryRsValueRef => "fury-rs ValueRef (borrowed dynamic)",
             Peer::Postcard => "postcard borrowed",
             Peer::Bitcode => "bitcode borrowed",
             Peer::Rkyv => "rkyv validated access",
@@ -131,6 +136,7 @@ impl Peer {
             Peer::RkyvAccess => "rkyv_access",
             Peer::FuryRsBorrowed => "fury_rs_borrowed",
             Peer::FuryRsCompatibleBorrowed => "fury_rs_compatible_borrowed",
+            Peer::FuryRsValueRef => "fury_rs_value_ref",
             Peer::Postcard => "postcard",
             Peer::Bitcode => "bitcode",
             Peer::Rkyv => "rkyv",
@@ -149,6 +155,7 @@ impl Peer {
         match self {
             Peer::ForyCompatible | Peer::FuryRsCompatible => Peer::FuryRsCompatible,
             Peer::FuryRsCompatibleBorrowed => Peer::FuryRsCompatibleBorrowed,
+            Peer::FuryRsValueRef => Peer::FuryRsValueRef,
             Peer::FuryRsBorrowed | Peer::Postcard | Peer::Bitcode | Peer::Rkyv => {
                 Peer::FuryRsBorrowed
             }
@@ -858,6 +865,7 @@ pub fn case_for<T: Dataset>(
         Peer::RkyvAccess => rkyv_access_case(dataset, value),
         Peer::FuryRsBorrowed
         | Peer::FuryRsCompatibleBorrowed
+        | Peer::FuryRsValueRef
         | Peer::Postcard
         | Peer::Bitcode
         | Peer::Rkyv => crate::borrowed::unsupported(dataset, peer),

@@ -435,7 +435,9 @@ impl Report {
              `&str` for `String` (`benches/src/views.rs`, registered as `UserRef<'static>` under the \
              owned types' ids; `fury.deserialize::<UserRef<'_>>(&bytes)`) the bytes fury-rs writes for \
              the owned types, same-schema and, as **compat**, in compatible mode; Sample's mirror reads \
-             its six numeric arrays as `fury::ArrayView`s (its `bool` array is copied). **fury-rs** \
+             its six numeric arrays as `fury::ArrayView`s (its `bool` array is copied). **fury-rs \
+             ValueRef** decodes the compat bytes into a dynamic `fury::ValueRef` (strings borrowed, \
+             structs from their TypeDefs, no type registered). **fury-rs** \
              and **fory 1.7.7** decode the owned types, as in the tables above. **postcard** 1 \
              decodes a serde mirror (`#[serde(borrow)]`, the same types; for Sample the arrays stay \
              `Vec`s, as postcard writes them as varints) from what it writes for the owned value; \
@@ -906,6 +908,7 @@ pub fn color(p: Peer) -> &'static str {
         Peer::RkyvAccess => "#9c9ede",
         Peer::FuryRsBorrowed => "#ff7f0e",
         Peer::FuryRsCompatibleBorrowed => "#ffbb78",
+        Peer::FuryRsValueRef => "#c49c94",
         Peer::Postcard => "#17becf",
         Peer::Bitcode => "#e377c2",
         Peer::Rkyv => "#393b79",

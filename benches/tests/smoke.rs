@@ -101,6 +101,12 @@ fn every_borrowed_row_round_trips_and_the_section_renders() {
             size(d, Peer::FuryRsCompatibleBorrowed),
             "{d}"
         );
+        // The dynamic row reads the compat bytes too.
+        assert_eq!(
+            size(d, Peer::FuryRsCompatible),
+            size(d, Peer::FuryRsValueRef),
+            "{d}"
+        );
     }
     assert_eq!(b.oob.len(), OOB_PAYLOADS.len());
     for r in &b.oob {

@@ -77,7 +77,7 @@ pub use crate::serializer::{
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};
-pub use crate::value::{EnumValue, StructValue, UnionValue, Value};
+pub use crate::value::{EnumValue, StructRef, StructValue, UnionRef, UnionValue, Value, ValueRef};
 pub use fury_derive::{FuryObject, FuryRow};
 
 /// The README's examples are compiled and run as doc tests.

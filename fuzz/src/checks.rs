@@ -37,6 +37,8 @@ pub const REENCODE_CHECK: &str = "re-encode check failed";
 pub const CACHE_CHECK: &str = "TypeDef cache check failed";
 /// `deserialize_prefix` disagrees with `deserialize` of the bytes it says it used.
 pub const PREFIX_CHECK: &str = "prefix check failed";
+/// `fury::ValueRef` reads an input otherwise than `fury::Value`.
+pub const VALUE_REF_CHECK: &str = "ValueRef check failed";
 
 /// Added to a re-encode failure of a value that holds a back reference.
 pub const REF_HINT: &str =
@@ -94,7 +96,8 @@ fn same_outcome(a: &fury::Result<Value>, b: &fury::Result<Value>) -> bool {
 // Value
 
 /// `fury::Value` in one mode: decode; in compatible mode decode again (the instance's TypeDef
-/// cache now holds what the first decode parsed); on success re-encode and decode again.
+/// cache now holds what the first decode parsed); decode as `fury::ValueRef`, which must agree;
+/// on success re-encode and decode again.
 ///
 /// A fresh instance per input: its TypeDef cache is keyed by the TypeDef header, so a
 /// long-lived one would make an input's outcome depend on the inputs before it.
@@ -115,8 +118,46 @@ pub fn value(compatible: bool, ref_tracking: bool, data: &[u8]) {
             );
         }
     }
+    value_ref_agrees(&fury, &first, data);
     if let Ok(v) = first {
         value_reencode(&fury, &v, data);
+    }
+}
+
+/// `fury::ValueRef` reads `data` as `Value` did (`value`): the same error, or a value whose
+/// `to_owned()` is the `Value` and which writes what it writes (the same bytes or error).
+pub fn value_ref_agrees(fury: &Fury, value: &fury::Result<Value>, data: &[u8]) {
+    // The same error but for the names of the two dynamic types.
+    let text = |e: &fury::Error| {
+        e.to_string()
+            .replace("fury::value::borrowed::ValueRef", "fury::value::Value")
+            .replace("ValueRef", "Value")
+    };
+    let borrowed = fury.deserialize::<fury::ValueRef>(data);
+    let problem = match (value, &borrowed) {
+        (Err(a), Err(b)) if text(a) == text(b) => None,
+        (Ok(v), Ok(b)) if !b.to_owned().bitwise_eq(v) => Some(format!(
+            "to_owned() gives {}, the Value is {}",
+            short_debug(&b.to_owned()),
+            short_debug(v)
+        )),
+        (Ok(v), Ok(b)) => match (fury.serialize(v), fury.serialize(b)) {
+            (Ok(x), Ok(y)) if x == y => None,
+            (Err(x), Err(y)) if text(&x) == text(&y) => None,
+            (x, y) => Some(format!(
+                "the Value writes {:?}, the ValueRef {:?}",
+                x.map(|b| hex(&b)),
+                y.map(|b| hex(&b))
+            )),
+        },
+        (v, b) => Some(format!(
+            "Value gives {}, ValueRef {}",
+            short_debug(v),
+            short_debug(b)
+        )),
+    };
+    if let Some(p) = problem {
+        panic!("{VALUE_REF_CHECK}: {p}\n input: {}", hex(data));
     }
 }
 

@@ -74,6 +74,10 @@ pub struct WriteContext<'a> {
     pub(crate) direct_memo: Option<(std::any::TypeId, u8, u8)>,
 }
 
+/// See `ReadContext::borrowed_copies`.
+#[derive(Default)]
+struct BorrowedCopies<'de>(Vec<crate::value::ValueRef<'de>>);
+
 /// The writer's side of out-of-band buffers: asked for every BINARY payload of a stream
 /// whose header announces them.
 pub(crate) trait OutOfBand {
@@ -112,4 +116,9 @@ pub struct ReadContext<'de, 'r> {
     /// values can be slices of it.
     #[cfg(feature = "bytes")]
     source: Option<&'de bytes::Bytes>,
+    /// The copies of borrowed dynamic values kept for back references (`RefSlot::Borrowed`):
+    /// they borrow from the input, so they cannot live in the type-erased slots. Boxed, and
+    /// made on first use; `Drop` empties it (out of line), so that a decode that made none
+    /// pays one pointer to set and test.
+    borrowed_copies: std::mem::ManuallyDrop<Option<Box<BorrowedCopies<'de>>>>,
 }

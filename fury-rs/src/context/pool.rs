@@ -156,7 +156,16 @@ impl Drop for ReadContext<'_, '_> {
         if let Some(e) = self.extra.take() {
             give_back_read_extra(e);
         }
+        if let Some(c) = self.borrowed_copies.take() {
+            drop_borrowed_copies(c);
+        }
     }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_borrowed_copies(c: Box<super::BorrowedCopies<'_>>) {
+    drop(c);
 }
 
 #[cold]

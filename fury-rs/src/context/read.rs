@@ -29,6 +29,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             direct_memo: std::cell::Cell::new(None),
             #[cfg(feature = "bytes")]
             source: None,
+            borrowed_copies: std::mem::ManuallyDrop::new(None),
         }
     }
 

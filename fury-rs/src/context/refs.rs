@@ -18,6 +18,9 @@ pub enum RefSlot {
     Node(u32),
     /// An `Arc` (type-erased).
     Arc(Arc<dyn std::any::Any + Send + Sync>),
+    /// A copy of a borrowed dynamic value (`ValueRef`) that the writer gives no id, kept for
+    /// the back references to it: its index among the context's borrowed copies.
+    Borrowed(usize),
 }
 
 impl<'a> WriteContext<'a> {
@@ -154,6 +157,20 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         if let Some(e) = self.extra.as_ref() {
             e.copied.set(e.copied.get().saturating_add(bytes));
         }
+    }
+
+    /// Keeps a copy of a borrowed dynamic value in reference slot `slot`
+    /// (see [`RefSlot::Borrowed`]).
+    pub(crate) fn keep_borrowed_copy(&mut self, slot: usize, copy: crate::value::ValueRef<'de>) {
+        let copies = &mut self.borrowed_copies.get_or_insert_with(Box::default).0;
+        copies.push(copy);
+        let i = copies.len() - 1;
+        self.set_ref(slot, RefSlot::Borrowed(i));
+    }
+
+    /// The borrowed copy that [`keep_borrowed_copy`](Self::keep_borrowed_copy) kept as `i`.
+    pub(crate) fn borrowed_copy(&self, i: usize) -> Option<&crate::value::ValueRef<'de>> {
+        self.borrowed_copies.as_ref()?.0.get(i)
     }
 
     /// The root is a dynamic `Value`: the writer numbers it whatever its kind.

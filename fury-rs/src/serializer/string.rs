@@ -64,8 +64,9 @@ fn payload<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<Payload<'de>> {
 
 impl<'de> Payload<'de> {
     /// The text as the input holds it, if it holds it as UTF-8 (a UTF-8 payload, or LATIN1
-    /// that is all ASCII); `Ok(None)` for text in another encoding.
-    #[inline]
+    /// that is all ASCII); `Ok(None)` for text in another encoding. Inlined into each string
+    /// reader that borrows (`read_str`, `read_str_cow`).
+    #[inline(always)]
     fn as_str(&self) -> Result<Option<&'de str>> {
         match self.enc {
             // LATIN1 beyond ASCII is other text than the same bytes as UTF-8.
@@ -88,25 +89,38 @@ impl<'de> Payload<'de> {
         let bytes = self.bytes;
         match self.enc {
             // All-ASCII LATIN1 is valid UTF-8: one check, one copy.
-            string_encoding::LATIN1 => Ok(crate::buffer::ascii_to_string(bytes)
-                .unwrap_or_else(|| bytes.iter().map(|&b| b as char).collect())),
-            string_encoding::UTF16 => {
-                if !bytes.len().is_multiple_of(2) {
-                    return Err(self.bad("utf-16 (odd byte length)"));
-                }
-                let units = bytes
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]));
-                char::decode_utf16(units)
-                    .collect::<std::result::Result<String, _>>()
-                    .map_err(|_| self.bad("utf-16"))
+            string_encoding::LATIN1 => {
+                Ok(crate::buffer::ascii_to_string(bytes).unwrap_or_else(|| latin1_text(bytes)))
             }
+            string_encoding::UTF16 => utf16_text(bytes, self.body_at),
             string_encoding::UTF8 => {
                 crate::buffer::utf8_to_string(bytes).ok_or_else(|| self.bad("utf-8"))
             }
             _ => Err(reserved_encoding(self.at)),
         }
     }
+}
+
+/// The text of a UTF-16 payload whose bytes start at `body_at`. (Its arguments are the
+/// payload's parts, not the payload: the string readers then keep theirs in registers.)
+#[inline]
+fn utf16_text(bytes: &[u8], body_at: usize) -> Result<String> {
+    let bad = |encoding| Error::at(ErrorKind::BadString { encoding }, body_at);
+    if !bytes.len().is_multiple_of(2) {
+        return Err(bad("utf-16 (odd byte length)"));
+    }
+    let units = bytes
+        .chunks_exact(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]));
+    char::decode_utf16(units)
+        .collect::<std::result::Result<String, _>>()
+        .map_err(|_| bad("utf-16"))
+}
+
+/// The text of a LATIN1 payload (every byte a character).
+#[inline]
+fn latin1_text(bytes: &[u8]) -> String {
+    bytes.iter().map(|&b| b as char).collect()
 }
 
 /// Reads the payload of a string.
@@ -142,7 +156,18 @@ pub(crate) fn read_str_cow<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<Cow<'d
     let p = payload(ctx)?;
     match p.as_str()? {
         Some(s) => Ok(Cow::Borrowed(s)),
-        None => p.to_string().map(Cow::Owned),
+        None => not_utf8(p.enc, p.bytes, p.body_at).map(Cow::Owned),
+    }
+}
+
+/// The text of a payload that `Payload::as_str` found in another encoding than UTF-8
+/// (non-ASCII LATIN1, UTF-16), out of line: a reader that borrows its strings rarely needs
+/// it, and `read_string` keeps `to_string` and the UTF-8 copy inlined.
+#[inline(never)]
+fn not_utf8(enc: u64, bytes: &[u8], body_at: usize) -> Result<String> {
+    match enc {
+        string_encoding::UTF16 => utf16_text(bytes, body_at),
+        _ => Ok(latin1_text(bytes)),
     }
 }
 

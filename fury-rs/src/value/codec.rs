@@ -1,9 +1,10 @@
-//! Writing and reading [`Value`] through the same container code as static types.
+//! Writing and reading [`Value`] through the same container code as static types, and the
+//! reader that [`Value`] and [`ValueRef`](super::ValueRef) share ([`DynValue`]).
 
 use super::Value;
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{ErrorKind, Result};
-use crate::resolver::Registry;
+use crate::resolver::{Registry, RemoteTypeDef};
 use crate::serializer::array::{read_dense, write_dense};
 use crate::serializer::declared::{
     current_body_typedef, dynamic_type_info_rest, read_declared, Dynamic,
@@ -35,11 +36,124 @@ impl<'de> Dynamic<'de> for Value {
     }
 }
 
-/// Reads the body of a compatible struct described by `def` as a [`Value::Struct`].
-fn read_struct_value<'de>(
+/// The dynamic forms that one reader builds: [`Value`], which owns what it holds, and
+/// [`ValueRef`](super::ValueRef), which borrows text and bytes from the input. They differ in
+/// their leaves and in where the copy for a back reference is kept; reading containers,
+/// structs, unions and enums, and the reference numbering, are the functions below.
+pub(crate) trait DynValue<'de>: Dynamic<'de> + Clone {
+    /// The null.
+    const NULL: Self;
+    /// The key the TypeDef of a struct body about to be read is kept under.
+    fn key() -> std::any::TypeId;
+    /// A back reference kept as one (`Value::Ref`).
+    fn back_ref(id: u32) -> Self;
+    /// An enum value.
+    fn enum_value(e: super::EnumValue) -> Self;
+    /// A union value.
+    fn union(u: super::UnionValue<Self>) -> Self;
+    /// A struct read with the TypeDef `def`.
+    fn structure(
+        type_name: String,
+        fields: Vec<(String, Self)>,
+        def: std::sync::Arc<RemoteTypeDef>,
+    ) -> Self;
+    /// Reads the payload of a scalar, string, binary, dense array or time value of type `id`.
+    fn read_leaf(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self>;
+    /// What the value holds beyond itself, for sizing a copy of it.
+    fn holds(&self) -> Holds<'_, Self>;
+    /// The copy of a value of this form that `slot` keeps for back references, if any.
+    fn kept_copy<'c>(ctx: &'c ReadContext<'de, '_>, slot: &'c RefSlot) -> Option<&'c Self>;
+    /// Keeps `copy` in reference slot `slot`, for the back references to it.
+    fn keep_copy(copy: Self, ctx: &mut ReadContext<'de, '_>, slot: usize);
+}
+
+/// What a dynamic value holds beyond itself (see [`copy_size`]).
+pub(crate) enum Holds<'a, V> {
+    /// Heap bytes of its own (text, bytes, array elements; 0 for a number or a null).
+    Bytes(usize),
+    /// Elements (a list or set).
+    Items(&'a [V]),
+    /// Pairs (a map).
+    Pairs(&'a [(V, V)]),
+    /// Named fields (a struct).
+    Fields(&'a [(String, V)]),
+    /// One value (a union's case value).
+    Case(&'a V),
+}
+
+impl<'de> DynValue<'de> for Value {
+    const NULL: Self = Value::Null;
+    #[inline]
+    fn key() -> std::any::TypeId {
+        std::any::TypeId::of::<Value>()
+    }
+    #[inline]
+    fn back_ref(id: u32) -> Self {
+        Value::Ref(id)
+    }
+    #[inline]
+    fn enum_value(e: super::EnumValue) -> Self {
+        Value::Enum(e)
+    }
+    #[inline]
+    fn union(u: super::UnionValue<Self>) -> Self {
+        Value::Union(Box::new(u))
+    }
+    #[inline]
+    fn structure(
+        type_name: String,
+        fields: Vec<(String, Self)>,
+        def: std::sync::Arc<RemoteTypeDef>,
+    ) -> Self {
+        Value::Struct(Box::new(crate::value::StructValue::with_typedef(
+            type_name, fields, def,
+        )))
+    }
+    #[inline]
+    fn read_leaf(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        read_leaf(ctx, id)
+    }
+    fn holds(&self) -> Holds<'_, Self> {
+        Holds::Bytes(match self {
+            Value::String(s) => s.len(),
+            Value::Binary(b) | Value::UInt8Array(b) => b.len(),
+            Value::BoolArray(a) => a.len(),
+            Value::Int8Array(a) => a.len(),
+            Value::Int16Array(a) => a.len() * 2,
+            Value::UInt16Array(a) => a.len() * 2,
+            Value::Float16Array(a) => a.len() * 2,
+            Value::BFloat16Array(a) => a.len() * 2,
+            Value::Int32Array(a) => a.len() * 4,
+            Value::UInt32Array(a) => a.len() * 4,
+            Value::Float32Array(a) => a.len() * 4,
+            Value::Int64Array(a) => a.len() * 8,
+            Value::UInt64Array(a) => a.len() * 8,
+            Value::Float64Array(a) => a.len() * 8,
+            Value::Decimal(_) => std::mem::size_of::<crate::Decimal>(),
+            Value::List(xs) | Value::Set(xs) => return Holds::Items(xs),
+            Value::Map(ps) => return Holds::Pairs(ps),
+            Value::Struct(s) => return Holds::Fields(&s.fields),
+            Value::Union(u) => return Holds::Case(&u.value),
+            _ => 0,
+        })
+    }
+    #[inline]
+    fn kept_copy<'c>(_ctx: &'c ReadContext<'de, '_>, slot: &'c RefSlot) -> Option<&'c Self> {
+        match slot {
+            RefSlot::Rc(any) => any.downcast_ref::<Value>(),
+            _ => None,
+        }
+    }
+    fn keep_copy(copy: Self, ctx: &mut ReadContext<'de, '_>, slot: usize) {
+        ctx.set_ref(slot, RefSlot::Rc(std::rc::Rc::new(copy)));
+    }
+}
+
+/// Reads the body of a compatible struct described by `def` as a struct of the form `V`.
+fn read_struct_value<'de, V: DynValue<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     def: &std::sync::Arc<crate::resolver::RemoteTypeDef>,
-) -> Result<Value> {
+) -> Result<V> {
     if !def.def.is_struct() {
         // Read as a struct, it could not be written back as one.
         return Err(ctx.error(ErrorKind::Invalid {
@@ -55,13 +169,11 @@ fn read_struct_value<'de>(
     ctx.enter()?;
     let mut fields = Vec::with_capacity(def.def.fields.len());
     for f in &def.def.fields {
-        let v = read_declared::<Value>(ctx, &f.field_type)?;
+        let v = read_declared::<V>(ctx, &f.field_type)?;
         fields.push((crate::resolver::plan::name_of(&f.id), v));
     }
     ctx.leave();
-    Ok(Value::Struct(Box::new(
-        crate::value::StructValue::with_typedef(type_name, fields, def.clone()),
-    )))
+    Ok(V::structure(type_name, fields, def.clone()))
 }
 
 impl WireType for Value {
@@ -96,7 +208,7 @@ impl Serialize for Value {
     #[inline]
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let id = match self {
-            Value::Struct(s) => return super::write::struct_type_info(s, ctx),
+            Value::Struct(s) => return super::write::struct_type_info(s.head(), ctx),
             Value::Enum(e) => return super::user_type::write_enum_type_info(e, ctx),
             Value::Union(u) => return super::user_type::write_union_type_info(u, ctx),
             // A back reference carries the type of the value it names.
@@ -135,7 +247,9 @@ impl Serialize for Value {
             (_, Value::Ref(_)) => true,
             (Value::Ref(_), _) => false,
             // Structs share type info only when they name the same TypeDef.
-            (Value::Struct(a), Value::Struct(b)) => super::write::same_struct_type(a, b),
+            (Value::Struct(a), Value::Struct(b)) => {
+                super::write::same_struct_type(a.head(), b.head())
+            }
             (Value::Enum(a), Value::Enum(b)) => a.same_type(b),
             (Value::Union(a), Value::Union(b)) => a.same_type(b),
             _ => self.type_id() == other.type_id(),
@@ -170,25 +284,41 @@ impl Serialize for Value {
     }
 
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
-        if let Value::Ref(id) = self {
-            if !ctx.ref_tracking() {
-                return Err(crate::Error::new(ErrorKind::Invalid {
-                    what: format!(
-                        "Value::Ref({id}) needs reference tracking (Fury::builder().ref_tracking(true))"
-                    ),
-                }));
-            }
-            ctx.ref_flag(crate::types::RefFlag::Ref);
-            ctx.writer.var_u32(*id);
-            return Ok(true);
-        }
-        let id = ctx.peek_ref_id();
-        let done = crate::serializer::refs::write_plain_flag(self.is_null(), track, ctx)?;
-        if ctx.peek_ref_id() != id {
-            ctx.set_ref_type(id, self.type_id() as u8);
-        }
-        Ok(done)
+        let back_ref = match self {
+            Value::Ref(id) => Some(*id),
+            _ => None,
+        };
+        write_dyn_ref_flag(back_ref, self.type_id(), track, ctx)
     }
+}
+
+/// `Serialize::write_ref_flag` of a dynamic value of type `id` (`NONE` for a null), or of the
+/// back reference `back_ref`.
+#[inline]
+pub(super) fn write_dyn_ref_flag(
+    back_ref: Option<u32>,
+    id: TypeId,
+    track: bool,
+    ctx: &mut WriteContext,
+) -> Result<bool> {
+    if let Some(r) = back_ref {
+        if !ctx.ref_tracking() {
+            return Err(crate::Error::new(ErrorKind::Invalid {
+                what: format!(
+                    "Value::Ref({r}) needs reference tracking (Fury::builder().ref_tracking(true))"
+                ),
+            }));
+        }
+        ctx.ref_flag(crate::types::RefFlag::Ref);
+        ctx.writer.var_u32(r);
+        return Ok(true);
+    }
+    let next = ctx.peek_ref_id();
+    let done = crate::serializer::refs::write_plain_flag(id == TypeId::None, track, ctx)?;
+    if ctx.peek_ref_id() != next {
+        ctx.set_ref_type(next, id as u8);
+    }
+    Ok(done)
 }
 
 #[inline(never)]
@@ -261,48 +391,11 @@ impl<'de> Deserialize<'de> for Value {
     /// Reads what follows the kind byte of user types: the user id, the names, or the
     /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
-        match id {
-            TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
-                super::user_type::read_user_type_info(ctx, id)
-            }
-            _ => dynamic_type_info_rest(ctx, id, std::any::TypeId::of::<Value>()),
-        }
+        read_type_info_rest_dyn::<Value>(ctx, id)
     }
 
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
-        if ctx.values_canonical() {
-            // Where the position decides (a lone side of a null pair, a struct field), as it
-            // says; otherwise the root and the tracked kinds: the writer flags them.
-            let counted = ctx.take_count();
-            let root = ctx.take_canon_root();
-            // A null is written `fd` wherever it is: it never takes an id.
-            if counted.unwrap_or(root || tracked_kind(id)) && id != TypeId::None {
-                ctx.bump_canon();
-            }
-        }
-        // As for writing: containers here, leaves in their own frame.
-        match id {
-            TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum(ctx),
-            TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
-                super::user_type::read_union(ctx, id)
-            }
-            TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
-                let key = std::any::TypeId::of::<Value>();
-                let def = current_body_typedef(ctx, key)?;
-                let v = read_struct_value(ctx, &def)?;
-                // Sibling values that share this type info find it again.
-                ctx.set_current_typedef(key, def);
-                Ok(v)
-            }
-            TypeId::List => Ok(Value::List(read_elements(ctx)?)),
-            TypeId::Set => Ok(Value::Set(read_elements(ctx)?)),
-            TypeId::Map => {
-                let mut pairs = Vec::new();
-                read_map::<Value, Value, _>(ctx, crate::serializer::map::PairVec(&mut pairs))?;
-                Ok(Value::Map(pairs))
-            }
-            _ => read_leaf(ctx, id),
-        }
+        read_typed_dyn(ctx, id)
     }
 
     #[inline]
@@ -318,77 +411,22 @@ impl<'de> Deserialize<'de> for Value {
     /// its ids are kept; a stream that numbers otherwise still reads to a `Value` that writes
     /// back to bytes that read to it.
     fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
-        if ctx.ref_tracking() {
-            ctx.set_canon_root();
-        }
-        crate::serializer::read_with_flag(ctx)
+        read_root_dyn(ctx)
     }
 
     /// A back reference stays a reference: [`Value::Ref`] (a reference to a scalar or string
     /// that a stream flagged reads as a copy of it: the writer gives such values no id). Only
     /// with reference tracking on: without it a writer assigns no ids.
     fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
-        let invalid = |what: String| crate::Error::at(ErrorKind::Invalid { what }, at);
-        if !ctx.ref_tracking() {
-            return Err(invalid(format!(
-                "a back reference (to id {id}) in a stream read without reference tracking"
-            )));
-        }
-        ctx.check_ref_id(id, at)?;
-        if !ctx.values_canonical() {
-            return Ok(Value::Ref(id));
-        }
-        match ctx.ref_slot_raw(id as usize) {
-            Some(RefSlot::Node(node)) => Ok(Value::Ref(*node)),
-            Some(RefSlot::Rc(any)) if any.is::<Value>() => {
-                let v = any.downcast_ref::<Value>().ok_or_else(|| {
-                    invalid(format!(
-                        "a back reference (to id {id}) to a value of another type"
-                    ))
-                })?;
-                let size = copy_size(v, ctx.copy_allowance()).ok_or_else(|| too_large(id, at))?;
-                ctx.spend_copy(size);
-                Ok(v.clone())
-            }
-            // A value of a static type around the `Value` (a `Vec<Value>` holding a
-            // reference to itself): the id its writer gives it.
-            _ => ctx
-                .typed_slot_canon(id as usize)
-                .map(Value::Ref)
-                .ok_or_else(|| too_large_or_skipped(id, at)),
-        }
+        from_ref_dyn(ctx, id, at)
     }
 
     fn begin_ref(ctx: &mut ReadContext<'de, '_>, slot: usize) {
-        if ctx.values_canonical() {
-            let node = ctx.peek_canon();
-            ctx.set_ref(slot, RefSlot::Node(node));
-        }
+        begin_ref_dyn(ctx, slot)
     }
 
     fn keep_ref(self, ctx: &mut ReadContext<'de, '_>, slot: usize) -> Self {
-        if !ctx.values_canonical() {
-            ctx.set_ref(slot, RefSlot::Plain);
-            return self;
-        }
-        // Counted in the writer's numbering (the id moved past its own): keep the node.
-        // Otherwise the stream flagged a value the writer will not: keep a copy.
-        let counted = match ctx.ref_slot_raw(slot) {
-            Some(RefSlot::Node(n)) => ctx.peek_canon() > *n,
-            _ => false,
-        };
-        if !counted {
-            // A copy for the back references to it, within the copy allowance; past it the
-            // slot stays plain and a back reference to it is an error.
-            match copy_size(&self, ctx.copy_allowance()) {
-                Some(size) => {
-                    ctx.spend_copy(size);
-                    ctx.set_ref(slot, RefSlot::Rc(std::rc::Rc::new(self.clone())));
-                }
-                None => ctx.set_ref(slot, RefSlot::Plain),
-            }
-        }
-        self
+        keep_ref_dyn(self, ctx, slot)
     }
 
     /// A missing `Any` field reads as null.
@@ -396,6 +434,143 @@ impl<'de> Deserialize<'de> for Value {
     fn missing() -> Option<Self> {
         Some(Value::Null)
     }
+}
+
+/// `Deserialize::read_type_info_rest` of a dynamic form.
+#[inline(always)]
+pub(super) fn read_type_info_rest_dyn<'de, V: DynValue<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<()> {
+    match id {
+        TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
+            super::user_type::read_user_type_info(ctx, id)
+        }
+        _ => dynamic_type_info_rest(ctx, id, V::key()),
+    }
+}
+
+/// `Deserialize::read_typed` of a dynamic form.
+#[inline(always)]
+pub(super) fn read_typed_dyn<'de, V: DynValue<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<V> {
+    if ctx.values_canonical() {
+        // Where the position decides (a lone side of a null pair, a struct field), as it
+        // says; otherwise the root and the tracked kinds: the writer flags them.
+        let counted = ctx.take_count();
+        let root = ctx.take_canon_root();
+        // A null is written `fd` wherever it is: it never takes an id.
+        if counted.unwrap_or(root || tracked_kind(id)) && id != TypeId::None {
+            ctx.bump_canon();
+        }
+    }
+    // As for writing: containers here, leaves in their own frame.
+    match id {
+        TypeId::Enum | TypeId::NamedEnum => super::user_type::read_enum(ctx).map(V::enum_value),
+        TypeId::Union | TypeId::TypedUnion | TypeId::NamedUnion => {
+            super::user_type::read_union(ctx, id).map(V::union)
+        }
+        TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => {
+            let key = V::key();
+            let def = current_body_typedef(ctx, key)?;
+            let v = read_struct_value(ctx, &def)?;
+            // Sibling values that share this type info find it again.
+            ctx.set_current_typedef(key, def);
+            Ok(v)
+        }
+        TypeId::List => Ok(V::list(read_elements(ctx)?)),
+        TypeId::Set => Ok(V::set(read_elements(ctx)?)),
+        TypeId::Map => {
+            let mut pairs = Vec::new();
+            read_map::<V, V, _>(ctx, crate::serializer::map::PairVec(&mut pairs))?;
+            Ok(V::map(pairs))
+        }
+        _ => V::read_leaf(ctx, id),
+    }
+}
+
+/// `Deserialize::read_root` of a dynamic form (see `Value`'s).
+#[inline(always)]
+pub(super) fn read_root_dyn<'de, V: DynValue<'de>>(ctx: &mut ReadContext<'de, '_>) -> Result<V> {
+    if ctx.ref_tracking() {
+        ctx.set_canon_root();
+    }
+    crate::serializer::read_with_flag(ctx)
+}
+
+/// `Deserialize::from_ref` of a dynamic form (see `Value`'s).
+#[inline(always)]
+pub(super) fn from_ref_dyn<'de, V: DynValue<'de>>(
+    ctx: &ReadContext<'de, '_>,
+    id: u32,
+    at: usize,
+) -> Result<V> {
+    let invalid = |what: String| crate::Error::at(ErrorKind::Invalid { what }, at);
+    if !ctx.ref_tracking() {
+        return Err(invalid(format!(
+            "a back reference (to id {id}) in a stream read without reference tracking"
+        )));
+    }
+    ctx.check_ref_id(id, at)?;
+    if !ctx.values_canonical() {
+        return Ok(V::back_ref(id));
+    }
+    let slot = ctx.ref_slot_raw(id as usize);
+    if let Some(RefSlot::Node(node)) = slot {
+        return Ok(V::back_ref(*node));
+    }
+    if let Some(v) = slot.and_then(|s| V::kept_copy(ctx, s)) {
+        let size = copy_size(v, ctx.copy_allowance()).ok_or_else(|| too_large(id, at))?;
+        ctx.spend_copy(size);
+        return Ok(v.clone());
+    }
+    // A value of a static type around the dynamic one (a `Vec<Value>` holding a reference
+    // to itself): the id its writer gives it.
+    ctx.typed_slot_canon(id as usize)
+        .map(V::back_ref)
+        .ok_or_else(|| too_large_or_skipped(id, at))
+}
+
+/// `Deserialize::begin_ref` of a dynamic form.
+#[inline(always)]
+pub(super) fn begin_ref_dyn(ctx: &mut ReadContext<'_, '_>, slot: usize) {
+    if ctx.values_canonical() {
+        let node = ctx.peek_canon();
+        ctx.set_ref(slot, RefSlot::Node(node));
+    }
+}
+
+/// `Deserialize::keep_ref` of a dynamic form.
+#[inline(always)]
+pub(super) fn keep_ref_dyn<'de, V: DynValue<'de>>(
+    v: V,
+    ctx: &mut ReadContext<'de, '_>,
+    slot: usize,
+) -> V {
+    if !ctx.values_canonical() {
+        ctx.set_ref(slot, RefSlot::Plain);
+        return v;
+    }
+    // Counted in the writer's numbering (the id moved past its own): keep the node.
+    // Otherwise the stream flagged a value the writer will not: keep a copy.
+    let counted = match ctx.ref_slot_raw(slot) {
+        Some(RefSlot::Node(n)) => ctx.peek_canon() > *n,
+        _ => false,
+    };
+    if !counted {
+        // A copy for the back references to it, within the copy allowance; past it the
+        // slot stays plain and a back reference to it is an error.
+        match copy_size(&v, ctx.copy_allowance()) {
+            Some(size) => {
+                ctx.spend_copy(size);
+                V::keep_copy(v.clone(), ctx, slot);
+            }
+            None => ctx.set_ref(slot, RefSlot::Plain),
+        }
+    }
+    v
 }
 
 /// A back reference to a value the writer gives no id would need more copying than the
@@ -428,56 +603,42 @@ fn too_large_or_skipped(id: u32, at: usize) -> crate::Error {
     )
 }
 
-/// About how many heap bytes a copy of `v` takes beyond the `Value` itself (the nested
-/// `Value`s, and what strings, byte strings and arrays hold), or `None` once that passes
-/// `limit`.
-fn copy_size(v: &Value, limit: usize) -> Option<usize> {
-    fn add(v: &Value, total: &mut usize, limit: usize) -> Option<()> {
+/// About how many heap bytes a copy of `v` takes beyond the value itself (the nested values,
+/// and what strings, byte strings and arrays hold), or `None` once that passes `limit`. Sized
+/// as `Value`s for every form, so that a stream's copies are allowed or refused alike
+/// whichever form reads it (and a `ValueRef`'s `to_owned` is bounded like a `Value`).
+fn copy_size<'de, V: DynValue<'de>>(v: &V, limit: usize) -> Option<usize> {
+    fn add<'de, V: DynValue<'de>>(v: &V, total: &mut usize, limit: usize) -> Option<()> {
         *total = total.saturating_add(std::mem::size_of::<Value>());
         add_heap(v, total, limit)
     }
-    fn add_heap(v: &Value, total: &mut usize, limit: usize) -> Option<()> {
-        let own = match v {
-            Value::String(s) => s.len(),
-            Value::Binary(b) | Value::UInt8Array(b) => b.len(),
-            Value::BoolArray(a) => a.len(),
-            Value::Int8Array(a) => a.len(),
-            Value::Int16Array(a) => a.len() * 2,
-            Value::UInt16Array(a) => a.len() * 2,
-            Value::Float16Array(a) => a.len() * 2,
-            Value::BFloat16Array(a) => a.len() * 2,
-            Value::Int32Array(a) => a.len() * 4,
-            Value::UInt32Array(a) => a.len() * 4,
-            Value::Float32Array(a) => a.len() * 4,
-            Value::Int64Array(a) => a.len() * 8,
-            Value::UInt64Array(a) => a.len() * 8,
-            Value::Float64Array(a) => a.len() * 8,
-            Value::Decimal(_) => std::mem::size_of::<crate::Decimal>(),
-            Value::List(xs) | Value::Set(xs) => {
+    fn add_heap<'de, V: DynValue<'de>>(v: &V, total: &mut usize, limit: usize) -> Option<()> {
+        let own = match v.holds() {
+            Holds::Bytes(n) => n,
+            Holds::Items(xs) => {
                 for x in xs {
                     add(x, total, limit)?;
                 }
                 0
             }
-            Value::Map(ps) => {
+            Holds::Pairs(ps) => {
                 for (k, x) in ps {
                     add(k, total, limit)?;
                     add(x, total, limit)?;
                 }
                 0
             }
-            Value::Struct(s) => {
-                for (name, x) in &s.fields {
+            Holds::Fields(fs) => {
+                for (name, x) in fs {
                     *total = total.saturating_add(name.len());
                     add(x, total, limit)?;
                 }
                 std::mem::size_of::<crate::value::StructValue>()
             }
-            Value::Union(u) => {
-                add(&u.value, total, limit)?;
+            Holds::Case(x) => {
+                add(x, total, limit)?;
                 std::mem::size_of::<super::UnionValue>()
             }
-            _ => 0,
         };
         *total = total.saturating_add(own);
         (*total <= limit).then_some(())

@@ -1,9 +1,11 @@
 //! [`Value`]: any stream of built-in types, decoded without knowing its shape.
 
+mod borrowed;
 mod codec;
 mod user_type;
 mod write;
 
+pub use borrowed::{StructRef, UnionRef, ValueRef};
 pub(crate) use codec::{tracked_among_mixed, tracked_kind};
 pub(crate) use user_type::DynType;
 pub use user_type::{EnumValue, UnionValue};

@@ -1,7 +1,8 @@
 //! The registration of a user type known only dynamically (an enum or a union held in a
-//! [`Value`]): kept as the stream gave it, so that the value writes back with the same type
-//! info.
+//! [`Value`](super::Value) or a [`ValueRef`](super::ValueRef)): kept as the stream gave it,
+//! so that the value writes back with the same type info.
 
+use super::codec::DynValue;
 use super::Value;
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
@@ -106,18 +107,21 @@ impl PartialEq for EnumValue {
 /// assert_eq!(v, Value::Union(Box::new(hand)));
 /// assert_eq!(fury.serialize(&v).unwrap(), bytes);
 /// ```
+///
+/// The same struct, with `V` = [`ValueRef`](super::ValueRef), is the union of a borrowed
+/// dynamic value ([`UnionRef`](super::UnionRef)).
 #[derive(Debug, Clone)]
-pub struct UnionValue {
+pub struct UnionValue<V = Value> {
     /// The case id.
     pub case: u32,
-    /// The case's value; [`Value::Null`] for an empty case.
-    pub value: Value,
+    /// The case's value; the null ([`Value::Null`]) for an empty case.
+    pub value: V,
     ty: DynType,
 }
 
-impl UnionValue {
+impl<V> UnionValue<V> {
     /// A case without its union's registration: for fields whose TypeDef declares a union.
-    pub fn new(case: u32, value: Value) -> Self {
+    pub fn new(case: u32, value: V) -> Self {
         UnionValue {
             case,
             value,
@@ -127,7 +131,7 @@ impl UnionValue {
 
     /// A case of the union registered as `type_name` (`#<id>`, `namespace.name` or `name`,
     /// as for [`EnumValue::named`]).
-    pub fn named(type_name: &str, case: u32, value: Value) -> Self {
+    pub fn named(type_name: &str, case: u32, value: V) -> Self {
         UnionValue {
             case,
             value,
@@ -140,13 +144,23 @@ impl UnionValue {
         self.ty.display()
     }
 
-    pub(crate) fn same_type(&self, other: &UnionValue) -> bool {
+    /// The same case and registration with the value mapped by `f` (from a borrowed union to
+    /// an owned one, say).
+    pub fn map<W>(&self, f: impl FnOnce(&V) -> W) -> UnionValue<W> {
+        UnionValue {
+            case: self.case,
+            value: f(&self.value),
+            ty: self.ty.clone(),
+        }
+    }
+
+    pub(crate) fn same_type<W>(&self, other: &UnionValue<W>) -> bool {
         self.ty.same(&other.ty)
     }
 }
 
 /// Two union values are equal when their case ids, values and type names are.
-impl PartialEq for UnionValue {
+impl<V: PartialEq> PartialEq for UnionValue<V> {
     fn eq(&self, other: &Self) -> bool {
         self.case == other.case
             && self.value == other.value
@@ -262,7 +276,7 @@ pub(super) fn write_enum_type_info(e: &EnumValue, ctx: &mut WriteContext) -> Res
 }
 
 /// The type info of a union value in an `any` position.
-pub(super) fn write_union_type_info(u: &UnionValue, ctx: &mut WriteContext) -> Result<()> {
+pub(super) fn write_union_type_info<V>(u: &UnionValue<V>, ctx: &mut WriteContext) -> Result<()> {
     let what = || format!("union case {}", u.case);
     write_user_type_info(&u.ty, UserKind::Union, what, ctx)
 }
@@ -361,25 +375,28 @@ fn write_user_type_info(
 }
 
 /// The enum value whose variant id is next in the input, with the type info read last.
-pub(super) fn read_enum(ctx: &mut ReadContext<'_, '_>) -> Result<Value> {
+pub(super) fn read_enum(ctx: &mut ReadContext<'_, '_>) -> Result<EnumValue> {
     let variant = ctx.reader.var_u32()?;
-    Ok(Value::Enum(EnumValue::with_type(variant, ctx.dyn_type())))
+    Ok(EnumValue::with_type(variant, ctx.dyn_type()))
 }
 
 /// The union value whose case id is next in the input: declared UNION (`id`) has no type
 /// info; TYPED_UNION and NAMED_UNION have the one read last.
-pub(super) fn read_union(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<Value> {
+pub(super) fn read_union<'de, V: DynValue<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    id: TypeId,
+) -> Result<UnionValue<V>> {
     let case = ctx.reader.var_u32()?;
-    ctx.charge(std::mem::size_of::<UnionValue>())?;
+    ctx.charge(std::mem::size_of::<UnionValue<V>>())?;
     let ty = if id == TypeId::Union {
         DynType::Untyped
     } else {
         ctx.dyn_type()
     };
     let value = if ctx.reader.take_if(crate::types::RefFlag::Null.byte()) {
-        Value::Null
+        V::NULL
     } else {
-        crate::serializer::union::read_union_case::<Value>(ctx)?
+        crate::serializer::union::read_union_case::<V>(ctx)?
     };
-    Ok(Value::Union(Box::new(UnionValue { case, value, ty })))
+    Ok(UnionValue { case, value, ty })
 }

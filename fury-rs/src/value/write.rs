@@ -51,7 +51,24 @@ fn registrations(type_name: &str) -> Vec<TypeDefRegistration> {
     out
 }
 
-fn schema<'s, 'r: 's>(s: &'s StructValue, ctx: &WriteContext<'r>) -> Result<Schema<'s>> {
+/// What decides the schema a struct value writes with: its type name, and the TypeDef it
+/// was read with (a [`StructValue`] and a [`StructRef`](super::StructRef) alike).
+#[derive(Clone, Copy)]
+pub(super) struct StructHead<'a> {
+    pub(super) type_name: &'a str,
+    pub(super) typedef: Option<&'a std::sync::Arc<crate::resolver::RemoteTypeDef>>,
+}
+
+impl StructValue {
+    pub(super) fn head(&self) -> StructHead<'_> {
+        StructHead {
+            type_name: &self.type_name,
+            typedef: self.typedef.as_ref(),
+        }
+    }
+}
+
+fn schema<'s, 'r: 's>(s: StructHead<'s>, ctx: &WriteContext<'r>) -> Result<Schema<'s>> {
     if !ctx.compatible() {
         return Err(unsupported(format!(
             "writing struct {} held in a dynamic Value in same-schema mode (its body needs the \
@@ -60,7 +77,7 @@ fn schema<'s, 'r: 's>(s: &'s StructValue, ctx: &WriteContext<'r>) -> Result<Sche
         )));
     }
     let registry = ctx.registry();
-    if let Some(def) = &s.typedef {
+    if let Some(def) = s.typedef {
         let d = &def.def;
         if !d.is_struct() {
             return Err(invalid(format!(
@@ -83,7 +100,7 @@ fn schema<'s, 'r: 's>(s: &'s StructValue, ctx: &WriteContext<'r>) -> Result<Sche
             entry,
         });
     }
-    let reg = registrations(&s.type_name);
+    let reg = registrations(s.type_name);
     let Some(e) = reg.iter().find_map(|r| registry.find(UserKind::Struct, r)) else {
         return Err(unsupported(format!(
             "writing struct {} held in a dynamic Value: it carries no TypeDef and no struct is \
@@ -102,8 +119,8 @@ fn schema<'s, 'r: 's>(s: &'s StructValue, ctx: &WriteContext<'r>) -> Result<Sche
 }
 
 /// Whether two struct values write the same type info.
-pub(super) fn same_struct_type(a: &StructValue, b: &StructValue) -> bool {
-    match (&a.typedef, &b.typedef) {
+pub(super) fn same_struct_type(a: StructHead, b: StructHead) -> bool {
+    match (a.typedef, b.typedef) {
         (Some(x), Some(y)) => x.def.header == y.def.header && x.def.encoded == y.def.encoded,
         (None, None) => a.type_name == b.type_name,
         _ => false,
@@ -112,7 +129,7 @@ pub(super) fn same_struct_type(a: &StructValue, b: &StructValue) -> bool {
 
 /// The type info of a struct value: compatible kind, meta-share marker and, the first time
 /// in the stream, the TypeDef.
-pub(super) fn struct_type_info(s: &StructValue, ctx: &mut WriteContext) -> Result<()> {
+pub(super) fn struct_type_info(s: StructHead, ctx: &mut WriteContext) -> Result<()> {
     let sc = schema(s, ctx)?;
     let kind = if sc.named {
         TypeId::NamedCompatibleStruct
@@ -133,7 +150,7 @@ pub(super) fn struct_type_info(s: &StructValue, ctx: &mut WriteContext) -> Resul
 
 /// The body of a struct value: every field of its schema, in the schema's order.
 pub(super) fn struct_body(s: &StructValue, ctx: &mut WriteContext) -> Result<()> {
-    let sc = schema(s, ctx)?;
+    let sc = schema(s.head(), ctx)?;
     if s.fields.len() != sc.fields.len() {
         let declared: Vec<String> = sc
             .fields
@@ -360,7 +377,7 @@ fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContex
             match v {
                 Value::Null => {}
                 Value::Ref(_) if track => {}
-                Value::Struct(s) if same_struct_type(first, s) => {}
+                Value::Struct(s) if same_struct_type(first.head(), s.head()) => {}
                 other => {
                     return Err(invalid(format!(
                         "a {} element in a list of {} structs",
@@ -371,7 +388,7 @@ fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContex
             }
         }
         ctx.writer.u8(SAME_TYPE | null_bit);
-        struct_type_info(first, ctx)?;
+        struct_type_info(first.head(), ctx)?;
         for v in items {
             if element_flag(v, track, has_null, ctx)? {
                 continue;
