@@ -1330,11 +1330,12 @@ class CompatGen(Gen):
 # ---- borrowed mirrors (structs_borrowed.rs, compat_borrowed.rs) ----
 
 # Dense arrays an `fury::ArrayView` reads in place (its elements are the little-endian
-# numbers); the others (bool, float16, bfloat16, and uint8_array, whose view would be a
-# BINARY) stay owned.
+# numbers, half floats among them); bool arrays stay owned (their bytes must be checked), and
+# uint8_array borrows as `fury::UInt8Array<&'a [u8]>` (a view of u8 would declare BINARY).
 VIEW_ARRAYS = {
     "int8_array", "int16_array", "int32_array", "int64_array", "uint16_array",
-    "uint32_array", "uint64_array", "float32_array", "float64_array",
+    "uint32_array", "uint64_array", "float32_array", "float64_array", "float16_array",
+    "bfloat16_array",
 }
 LIFETIME = "'a"
 BORROWED_MOD = "fury_conformance::borrowed"
@@ -1351,7 +1352,7 @@ class BorrowedGen:
       such text inside a container is an error of the generator (it would be owned anyway);
     * ``binary`` (also a ``[u8; N]`` field) is ``&'a [u8]``;
     * the dense arrays of ``VIEW_ARRAYS`` (also ``[T; N]`` fields) are
-      ``fury::ArrayView<'a, T>``;
+      ``fury::ArrayView<'a, T>``; ``uint8_array`` is ``fury::UInt8Array<&'a [u8]>``;
     * a struct whose fields borrow takes the lifetime ``'a``; structs nest their borrowed
       mirrors; enums are the owned ones (``pub use``); ``any`` stays ``fury::Value``;
     * a generic struct is generic again; its type arguments must not borrow (the derive
@@ -1481,7 +1482,7 @@ class BorrowedGen:
         if isinstance(t, str):
             if t in self.g.params:
                 return False
-            if t in ("string", "binary") or t in VIEW_ARRAYS:
+            if t in ("string", "binary", "uint8_array") or t in VIEW_ARRAYS:
                 return True
             if t in self.g.types:
                 return self.type_borrows(t)
@@ -1509,6 +1510,8 @@ class BorrowedGen:
                 return f"&{LIFETIME} str"
             if t == "binary":
                 return f"&{LIFETIME} [u8]"
+            if t == "uint8_array":
+                return f"fury::UInt8Array<&{LIFETIME} [u8]>"
             if t in VIEW_ARRAYS:
                 return f"fury::ArrayView<{LIFETIME}, {g.rust_type(ARRAYS[t][1], False)}>"
             if t in g.types:

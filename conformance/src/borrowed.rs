@@ -151,7 +151,31 @@ macro_rules! array_view {
     )*};
 }
 
-array_view!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64);
+array_view!(
+    i8,
+    i16,
+    i32,
+    i64,
+    u8,
+    u16,
+    u32,
+    u64,
+    f32,
+    f64,
+    fury::F16,
+    fury::BF16
+);
+
+impl OwnedMirror<fury::UInt8Array> for fury::UInt8Array<&[u8]> {
+    fn to_owned_mirror(&self) -> fury::UInt8Array {
+        fury::UInt8Array(self.0.to_vec())
+    }
+}
+impl Borrows for fury::UInt8Array<&[u8]> {
+    fn parts<'s>(&'s self, out: &mut Parts<'s>) {
+        out.borrowed.push(self.0);
+    }
+}
 
 impl<A: OwnedMirror<B>, B> OwnedMirror<Option<B>> for Option<A> {
     fn to_owned_mirror(&self) -> Option<B> {

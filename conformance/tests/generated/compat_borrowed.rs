@@ -415,12 +415,12 @@ pub struct Arrays<'a> {
     pub int16s: fury::ArrayView<'a, i16>,
     pub int32s: fury::ArrayView<'a, i32>,
     pub int64s: fury::ArrayView<'a, i64>,
-    pub uint8s: fury::UInt8Array,
+    pub uint8s: fury::UInt8Array<&'a [u8]>,
     pub uint16s: fury::ArrayView<'a, u16>,
     pub uint32s: fury::ArrayView<'a, u32>,
     pub uint64s: fury::ArrayView<'a, u64>,
-    pub float16s: Vec<fury::F16>,
-    pub bfloat16s: Vec<fury::BF16>,
+    pub float16s: fury::ArrayView<'a, fury::F16>,
+    pub bfloat16s: fury::ArrayView<'a, fury::BF16>,
     pub float32s: fury::ArrayView<'a, f32>,
     pub float64s: fury::ArrayView<'a, f64>,
     pub opt_ints: Option<fury::ArrayView<'a, i32>>,
@@ -3246,7 +3246,7 @@ impl fury_conformance::borrowed::Borrows for EvoDropBoolArray<'_> {
 #[fury(id = 210)]
 pub struct EvoDropUint8Array<'a> {
     pub keep: i32,
-    pub dropped: fury::UInt8Array,
+    pub dropped: fury::UInt8Array<&'a [u8]>,
     pub tail: &'a str,
 }
 
@@ -3548,7 +3548,7 @@ pub struct EvoSkipV1<'a> {
     pub r_int32_array: fury::ArrayView<'a, i32>,
     pub r_float64_array: fury::ArrayView<'a, f64>,
     pub r_bool_array: Vec<bool>,
-    pub r_uint8_array: fury::UInt8Array,
+    pub r_uint8_array: fury::UInt8Array<&'a [u8]>,
     pub r_any_int: fury::Value,
     pub r_any_string: fury::Value,
     pub r_any_point: fury::Value,

@@ -274,17 +274,47 @@ fn read_bytes<'de>(ctx: &mut ReadContext<'de, '_>) -> Result<&'de [u8]> {
 
 /// Bytes written as UINT8_ARRAY instead of BINARY (the form of a plain `Vec<u8>`), for peers
 /// that declare an unsigned byte array (e.g. pyfory's `UInt8Array`). Both read either form.
+///
+/// `UInt8Array<&'de [u8]>` is the borrowed form: the same declared type (so the same TypeDef
+/// and schema hash), with the bytes left in the input.
+///
+/// ```
+/// use fury::UInt8Array;
+///
+/// let fury = fury::Fury::default();
+/// let bytes = fury.serialize(&UInt8Array(vec![7u8, 8, 9])).unwrap();
+/// let view: UInt8Array<&[u8]> = fury.deserialize(&bytes).unwrap();
+/// assert_eq!(view.0, [7, 8, 9]);
+/// assert_eq!(fury.serialize(&view).unwrap(), bytes);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub struct UInt8Array(pub Vec<u8>);
+pub struct UInt8Array<B = Vec<u8>>(pub B);
 
-impl super::WireType for UInt8Array {
+impl<B> super::WireType for UInt8Array<B> {
     const TYPE_ID: TypeId = TypeId::UInt8Array;
 }
 
-impl super::Serialize for UInt8Array {
+impl<B: AsRef<[u8]>> super::Serialize for UInt8Array<B> {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        write_dense(&self.0, ctx)
+        write_dense(self.0.as_ref(), ctx)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for UInt8Array<&'a [u8]> {
+    #[inline]
+    fn missing() -> Option<Self> {
+        Some(UInt8Array(&[]))
+    }
+
+    #[inline]
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        read_bytes(ctx).map(UInt8Array)
+    }
+
+    #[inline]
+    fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
+        <&[u8]>::read_typed(ctx, id).map(UInt8Array)
     }
 }
 
@@ -356,11 +386,41 @@ impl<'de: 'a, 'a> Deserialize<'de> for &'a [i8] {
     }
 }
 
-/// A number that an [`ArrayView`] can hold: the integers and the binary floats.
+/// A number that an [`ArrayView`] can hold: the integers, the binary floats and the
+/// half-precision floats ([`F16`], [`BF16`]).
 #[doc(hidden)]
-pub trait ViewElement: Copy + super::WireType + crate::buffer::LeNumber {}
+pub trait ViewElement: Copy + super::WireType + 'static {
+    /// Encoded size in bytes.
+    const SIZE: usize;
+    /// Decodes one element from its little-endian bytes (`bytes.len() == SIZE`).
+    fn from_le_slice(bytes: &[u8]) -> Option<Self>;
+}
 
-impl<T: Copy + super::WireType + crate::buffer::LeNumber> ViewElement for T {}
+macro_rules! view_number {
+    ($($t:ty),*) => {$(
+        impl ViewElement for $t {
+            const SIZE: usize = <$t as crate::buffer::LeNumber>::SIZE;
+            #[inline]
+            fn from_le_slice(bytes: &[u8]) -> Option<Self> {
+                <$t as crate::buffer::LeNumber>::from_le_slice(bytes)
+            }
+        }
+    )*};
+}
+view_number!(i16, i32, i64, u16, u32, u64, f32, f64, u8, i8);
+
+macro_rules! view_half {
+    ($($t:ident),*) => {$(
+        impl ViewElement for $t {
+            const SIZE: usize = 2;
+            #[inline]
+            fn from_le_slice(bytes: &[u8]) -> Option<Self> {
+                bytes.try_into().ok().map(u16::from_le_bytes).map($t)
+            }
+        }
+    )*};
+}
+view_half!(F16, BF16);
 
 /// A dense numeric array (`INT32_ARRAY`, `FLOAT64_ARRAY`, ...) read in place: the bytes stay
 /// in the input and elements are decoded (little-endian, no alignment needed) when asked

@@ -135,9 +135,9 @@ pub enum ValueRef<'de> {
     /// UINT64_ARRAY
     UInt64Array(ArrayView<'de, u64>),
     /// FLOAT16_ARRAY
-    Float16Array(Vec<F16>),
+    Float16Array(ArrayView<'de, F16>),
     /// BFLOAT16_ARRAY
-    BFloat16Array(Vec<BF16>),
+    BFloat16Array(ArrayView<'de, BF16>),
     /// FLOAT32_ARRAY
     Float32Array(ArrayView<'de, f32>),
     /// FLOAT64_ARRAY
@@ -297,8 +297,8 @@ impl<'de> ValueRef<'de> {
             ValueRef::UInt16Array(a) => Value::UInt16Array(a.to_vec()),
             ValueRef::UInt32Array(a) => Value::UInt32Array(a.to_vec()),
             ValueRef::UInt64Array(a) => Value::UInt64Array(a.to_vec()),
-            ValueRef::Float16Array(a) => Value::Float16Array(a.clone()),
-            ValueRef::BFloat16Array(a) => Value::BFloat16Array(a.clone()),
+            ValueRef::Float16Array(a) => Value::Float16Array(a.to_vec()),
+            ValueRef::BFloat16Array(a) => Value::BFloat16Array(a.to_vec()),
             ValueRef::Float32Array(a) => Value::Float32Array(a.to_vec()),
             ValueRef::Float64Array(a) => Value::Float64Array(a.to_vec()),
             ValueRef::Enum(e) => Value::Enum(e.clone()),
@@ -423,8 +423,8 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<ValueRef
         TypeId::UInt16Array => ValueRef::UInt16Array(ArrayView::read_data(ctx)?),
         TypeId::UInt32Array => ValueRef::UInt32Array(ArrayView::read_data(ctx)?),
         TypeId::UInt64Array => ValueRef::UInt64Array(ArrayView::read_data(ctx)?),
-        TypeId::Float16Array => ValueRef::Float16Array(read_dense(ctx)?),
-        TypeId::BFloat16Array => ValueRef::BFloat16Array(read_dense(ctx)?),
+        TypeId::Float16Array => ValueRef::Float16Array(ArrayView::read_data(ctx)?),
+        TypeId::BFloat16Array => ValueRef::BFloat16Array(ArrayView::read_data(ctx)?),
         TypeId::Float32Array => ValueRef::Float32Array(ArrayView::read_data(ctx)?),
         TypeId::Float64Array => ValueRef::Float64Array(ArrayView::read_data(ctx)?),
         other => {
@@ -496,8 +496,8 @@ impl<'de> DynValue<'de> for ValueRef<'de> {
             ValueRef::Int8Array(a) => a.len(),
             ValueRef::Int16Array(a) => a.as_bytes().len(),
             ValueRef::UInt16Array(a) => a.as_bytes().len(),
-            ValueRef::Float16Array(a) => a.len() * 2,
-            ValueRef::BFloat16Array(a) => a.len() * 2,
+            ValueRef::Float16Array(a) => a.as_bytes().len(),
+            ValueRef::BFloat16Array(a) => a.as_bytes().len(),
             ValueRef::Int32Array(a) => a.as_bytes().len(),
             ValueRef::UInt32Array(a) => a.as_bytes().len(),
             ValueRef::Float32Array(a) => a.as_bytes().len(),
@@ -625,8 +625,8 @@ impl Serialize for ValueRef<'_> {
             ValueRef::UInt8Array(b) => write_dense(b, ctx),
             ValueRef::Int8Array(a) => write_dense(a, ctx),
             ValueRef::BoolArray(a) => write_dense(a, ctx),
-            ValueRef::Float16Array(a) => write_dense(a, ctx),
-            ValueRef::BFloat16Array(a) => write_dense(a, ctx),
+            ValueRef::Float16Array(a) => a.write_data(ctx),
+            ValueRef::BFloat16Array(a) => a.write_data(ctx),
             ValueRef::Int16Array(a) => a.write_data(ctx),
             ValueRef::Int32Array(a) => a.write_data(ctx),
             ValueRef::Int64Array(a) => a.write_data(ctx),
