@@ -59,6 +59,16 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         self.claim(count, at, 0)
     }
 
+    /// Accounts for a map of `count` pairs (declared at `at`) as `2 x count` elements: a
+    /// pair holds two values, and reserving for it costs what two elements cost. Its two
+    /// sides take a byte each but in a pair of nulls (one chunk header) or of payloads of
+    /// no bytes (empty compatible structs), which valid streams repeat rarely; those get the
+    /// slack of [`Self::claim_zero_size_elements`].
+    #[inline]
+    pub(crate) fn claim_pairs(&mut self, count: usize, at: usize) -> Result<()> {
+        self.claim(count.saturating_mul(2), at, ZERO_SIZE_ALLOWANCE)
+    }
+
     /// [`Self::claim_elements`] for a run of bare payloads (one type info, no flags) that
     /// declares more elements than bytes are left: its elements may take no bytes at all
     /// (empty compatible structs). The stream may then declare up to

@@ -226,7 +226,7 @@ where
     let size = ctx.reader.var_u32()?;
     // Each pair costs at least one byte (a chunk header or a key payload byte).
     let mut left = ctx.reader.check_count("map", size as u64, 1, at)?;
-    ctx.claim_elements(left, at)?;
+    ctx.claim_pairs(left, at)?;
     ctx.charge(
         left.saturating_mul(std::mem::size_of::<KR::Out>() + std::mem::size_of::<VR::Out>()),
     )?;
