@@ -78,7 +78,7 @@ pub fn ascii_to_string(b: &[u8]) -> Option<String> {
 
 /// `b` as a `&str` in place when it is valid UTF-8 (checked once; ASCII quickly), for
 /// strings borrowed from the input.
-#[inline]
+#[inline(always)]
 pub fn utf8_str(b: &[u8]) -> Option<&str> {
     if is_ascii(b) || super::utf8::is_utf8(b) {
         // SAFETY: `b` is ASCII or valid UTF-8 by the check above (`is_utf8` gives the verdict

@@ -105,6 +105,7 @@ impl Dense for bool {
             w.bool(b);
         }
     }
+    #[inline]
     fn get_all(r: &mut Reader, count: usize) -> Result<std::result::Result<Vec<Self>, usize>> {
         let bytes = r.bytes(count)?;
         if let Some(i) = bytes.iter().position(|&b| b > 1) {
