@@ -91,6 +91,17 @@ def make_fory(compatible):
     return f
 
 
+# What the official crate writes for the union's struct case (the flag 00 where pyfory writes
+# ff; spec/DISAGREEMENTS.md, "The official Rust crate"): the root union in same-schema mode
+# and the struct with the union field in compatible mode. pyfory must read both.
+CRATE_UNION_STREAMS = [
+    (False, "01ff22d30101001bd2018a1e1ec3061e726578f09f9095"),
+    (True, "01ff1c000e4057eeb6ac5827c2d401481535d3204c21c8e07900166ef09f939d"
+           "01001c020cc0f01bfd3c281ec2d201440500c44815340c20061e726578f09f90"
+           "95"),
+]
+
+
 def main():
     # The values of benches/src/interop_kinds.rs (DECIMALS as decimal.Decimal text).
     decimals = ["123.45", "-98.765", "42", "12345678901234567.8901234567"]
@@ -111,6 +122,12 @@ def main():
         for name, v in values:
             data = bytes(f.serialize(v))
             print("{}\n  pyfory  {}".format(name, data.hex(" ")))
+    for compatible, text in CRATE_UNION_STREAMS:
+        back = make_fory(compatible).deserialize(bytes.fromhex(text))
+        shape = back.shape if compatible else back
+        if (shape.case_id(), shape.value()) != (1, Pet("rex\U0001f415", 3)):
+            raise SystemExit("pyfory reads the crate's union stream as {!r}".format(back))
+        print("pyfory reads the crate's union stream (compatible={}): {!r}".format(compatible, back))
 
 
 if __name__ == "__main__":
