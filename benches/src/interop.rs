@@ -109,3 +109,229 @@ pub fn interop_rows(engines: &Engines) -> Vec<InteropRow> {
     crate::peers::visit_datasets(&mut v);
     v.out
 }
+
+/// One row over values that each crate declares with its own Rust type: `a` (fury-rs) and
+/// `b` (the official crate) are the same value, `eq` says whether decoded values match.
+/// Several pairs make one row: identical when every pair is, read when every pair is.
+fn pair_row<A, B>(
+    dataset: &'static str,
+    compatible: bool,
+    fury: &fury::Fury,
+    fory: &fory::Fory,
+    pairs: &[(A, B)],
+    eq: impl Fn(&A, &B) -> bool,
+) -> InteropRow
+where
+    A: fury::Serialize + fury::DeserializeOwned,
+    B: fory::Serializer<Target = B>,
+{
+    let mut identical = true;
+    let mut fory_reads_fury = Ok(());
+    let mut fury_reads_fory = Ok(());
+    for (i, (a, b)) in pairs.iter().enumerate() {
+        let x = fury.serialize(a).unwrap_or_default();
+        let y = fory.serialize(b).unwrap_or_default();
+        identical &= !x.is_empty() && x == y;
+        let check = |ok: Result<bool, String>| match ok {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(format!("value {i} decodes to another value")),
+            Err(e) => Err(format!("value {i}: {e}")),
+        };
+        if fory_reads_fury.is_ok() {
+            fory_reads_fury = check(
+                fory.deserialize::<B>(&x)
+                    .map(|v| eq(a, &v))
+                    .map_err(|e| e.to_string()),
+            );
+        }
+        if fury_reads_fory.is_ok() {
+            fury_reads_fory = check(
+                fury.deserialize::<A>(&y)
+                    .map(|v| eq(&v, b))
+                    .map_err(|e| e.to_string()),
+            );
+        }
+    }
+    InteropRow {
+        dataset,
+        compatible,
+        identical,
+        fory_reads_fury,
+        fury_reads_fory,
+    }
+}
+
+/// A fury-rs and an official-crate instance in one mode with the types of
+/// [`crate::interop_kinds`] registered under the same ids (the union with the crate's
+/// `register_union`, the extension type with its `register_serializer`).
+pub fn kind_engines(compatible: bool) -> (fury::Fury, fory::Fory) {
+    use crate::interop_kinds::*;
+    use crate::peers::type_id_of;
+    let mut fury = fury::Fury::builder().compatible(compatible).build();
+    let mut fory = fory::Fory::builder()
+        .xlang(true)
+        .compatible(compatible)
+        .build();
+    let reg = |e: Result<(), fory::Error>, what: &str| {
+        if let Err(e) = e {
+            panic!("fory registers {what}: {e}");
+        }
+    };
+    fury.register::<Pet>().expect("Pet");
+    fury.register::<Shape>().expect("Shape");
+    fury.register::<Pen>().expect("Pen");
+    fury.register::<Prices>().expect("Prices");
+    fury.register::<Point3>().expect("Point3");
+    fury.register::<Located>().expect("Located");
+    fury.register::<Holder>().expect("Holder");
+    reg(fory.register::<Pet>(type_id_of::<Pet>()), "Pet");
+    reg(
+        fory.register_union::<ForyShape>(type_id_of::<Shape>()),
+        "ForyShape",
+    );
+    reg(fory.register::<ForyPen>(type_id_of::<Pen>()), "ForyPen");
+    reg(
+        fory.register::<ForyPrices>(type_id_of::<Prices>()),
+        "ForyPrices",
+    );
+    reg(
+        fory.register_serializer::<Point3>(type_id_of::<Point3>()),
+        "Point3",
+    );
+    reg(fory.register::<Located>(type_id_of::<Located>()), "Located");
+    reg(
+        fory.register::<ForyHolder>(type_id_of::<Holder>()),
+        "ForyHolder",
+    );
+    (fury, fory)
+}
+
+/// Cross-checks the kinds of [`crate::interop_kinds`] in both modes: a union at the root and
+/// as a field, decimals at the root and as fields, an extension type at the root and as a
+/// field, and `any` fields holding a registered struct and a string.
+pub fn kind_rows() -> Vec<InteropRow> {
+    use crate::interop_kinds::*;
+    let mut out = Vec::new();
+    for compatible in [false, true] {
+        let (fury, fory) = kind_engines(compatible);
+        out.push(pair_row(
+            "Union",
+            compatible,
+            &fury,
+            &fory,
+            &shape_pairs(),
+            same_shape,
+        ));
+        out.push(pair_row(
+            "UnionField",
+            compatible,
+            &fury,
+            &fory,
+            &pens(),
+            |a, b| same_shape(&a.shape, &b.shape) && a.note == b.note,
+        ));
+
+        let decimals: Vec<(fury::Decimal, fory::Decimal)> = DECIMALS
+            .iter()
+            .map(|d| (fury_decimal(*d), fory_decimal(*d)))
+            .collect();
+        out.push(pair_row(
+            "Decimal",
+            compatible,
+            &fury,
+            &fory,
+            &decimals,
+            fury_decimal_eq,
+        ));
+        out.push(pair_row(
+            "DecimalFields",
+            compatible,
+            &fury,
+            &fory,
+            &[prices()],
+            |a, b| {
+                fury_decimal_eq(&a.small, &b.small)
+                    && fury_decimal_eq(&a.negative, &b.negative)
+                    && fury_decimal_eq(&a.whole, &b.whole)
+                    && fury_decimal_eq(&a.big, &b.big)
+            },
+        ));
+
+        let (point, at) = located();
+        out.push(row("Ext", compatible, &fury, &fory, &point));
+        out.push(row("ExtField", compatible, &fury, &fory, &at));
+
+        for (name, a, b) in holders() {
+            out.push(pair_row(
+                name,
+                compatible,
+                &fury,
+                &fory,
+                &[(a, b)],
+                |a, b| a.label == b.label && same_any(a.value.as_any(), b.value.as_ref()),
+            ));
+        }
+    }
+    out
+}
+
+/// Whether a fury-rs decimal and the official crate's are the same number with the same scale.
+fn fury_decimal_eq(a: &fury::Decimal, b: &fory::Decimal) -> bool {
+    let (sign, mag) = b.unscaled.to_bytes_le();
+    // fury-rs keeps the magnitude without trailing zero bytes (zero is empty).
+    let n = mag.iter().rposition(|&x| x != 0).map_or(0, |p| p + 1);
+    a.scale() == b.scale
+        && a.is_negative() == (sign == num_bigint::Sign::Minus)
+        && Some(a.magnitude_le()) == mag.get(..n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fury_decimal_eq;
+    use crate::interop_kinds::{
+        fory_decimal, fory_shape, fury_decimal, same_any, same_shape, shapes, ForyShape, Pet,
+        DECIMALS,
+    };
+
+    #[test]
+    fn the_cross_crate_comparisons_tell_values_apart() {
+        for d in DECIMALS {
+            assert!(fury_decimal_eq(&fury_decimal(d), &fory_decimal(d)), "{d:?}");
+            assert!(!fury_decimal_eq(
+                &fury_decimal((-d.0, d.1)),
+                &fory_decimal(d)
+            ));
+            assert!(!fury_decimal_eq(
+                &fury_decimal((d.0, d.1 + 1)),
+                &fory_decimal(d)
+            ));
+            assert!(!fury_decimal_eq(
+                &fury_decimal((d.0 + 256, d.1)),
+                &fory_decimal(d)
+            ));
+        }
+        assert!(fury_decimal_eq(
+            &fury_decimal((0, 0)),
+            &fory_decimal((0, 0))
+        ));
+        let pet = Pet {
+            name: "a".into(),
+            age: 1,
+        };
+        let other = Pet {
+            name: "a".into(),
+            age: 2,
+        };
+        assert!(same_any(&pet, &pet.clone()));
+        assert!(!same_any(&pet, &other));
+        assert!(!same_any(&pet, &"a".to_string()));
+        assert!(same_any(&"a".to_string(), &"a".to_string()));
+        let all = shapes();
+        for (i, a) in all.iter().enumerate() {
+            for (j, b) in all.iter().enumerate() {
+                assert_eq!(same_shape(a, &fory_shape(b)), i == j, "{a:?} / {b:?}");
+            }
+        }
+        assert!(!same_shape(&all[1], &ForyShape::Label("other".into())));
+    }
+}

@@ -14,6 +14,7 @@
 pub mod borrowed;
 pub mod data;
 pub mod interop;
+pub mod interop_kinds;
 pub mod interop_types;
 pub mod measure;
 pub mod pb;

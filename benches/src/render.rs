@@ -327,7 +327,12 @@ impl Report {
                 w,
                 "## fury-rs and fory 1.7.7 on the same values (informative)\n\n\
                  Same registrations (ids) on both sides. `same bytes`: the two streams are \
-                 identical; the other columns decode the other side's stream.\n"
+                 identical; the other columns decode the other side's stream. The rows from \
+                 Union to AnyString (`benches/src/interop_kinds.rs`: a union, decimals, an \
+                 extension type registered by id, `Box<dyn Any>` fields) hold several values \
+                 each, declare each kind with each crate's own Rust type where the two differ, \
+                 and compare the decoded values across the pair; their strings hold a \
+                 character above U+FFFF, which both crates (and pyfory) write as UTF-8.\n"
             );
             let _ = writeln!(
                 w,

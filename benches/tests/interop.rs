@@ -4,7 +4,7 @@
 //! (spec/DISAGREEMENTS.md, "The official Rust crate `fory` 1.7.7"). A row that changes
 //! either way fails, so an improvement updates the file and a regression is caught.
 
-use fury_benches::interop::{interop_rows, type_rows, InteropRow};
+use fury_benches::interop::{interop_rows, kind_rows, type_rows, InteropRow};
 use fury_benches::peers::Engines;
 
 fn yes(b: bool) -> &'static str {
@@ -35,6 +35,7 @@ fn interop_with_the_official_crate_is_the_recorded_one() {
     let engines = Engines::new();
     let mut rows = interop_rows(&engines);
     rows.extend(type_rows());
+    rows.extend(kind_rows());
     let actual: Vec<String> = rows.iter().map(line).collect();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/interop-expected.txt");
     let text = std::fs::read_to_string(path).expect("interop-expected.txt");

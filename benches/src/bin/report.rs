@@ -128,6 +128,7 @@ fn main() {
     });
     let mut interop = interop_rows(&engines);
     interop.extend(fury_benches::interop::type_rows());
+    interop.extend(fury_benches::interop::kind_rows());
 
     let report = Report {
         settings: settings.clone(),
