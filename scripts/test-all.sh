@@ -93,6 +93,16 @@ echo "== pyfory 1.7.7 reads the untyped (typing.Any) fields fury-rs wrote from d
 echo "== pyfory 1.7.7 reads the rows fury-rs wrote (row format; written by cargo test)"
 "$venv/bin/python" conformance/generate_row.py --check-peer target/conformance/fury-rs-rows.json
 
+echo "== the interop table's union, decimal, EXT and any values: fury-rs writes pyfory 1.7.7's bytes"
+# Both print one stream per value, in the same order (benches/src/interop_kinds.rs); the
+# script also checks that pyfory reads the official crate's union streams.
+target/debug/examples/interop_kinds | sed -n 's/^  fury-rs //p' > target/conformance/kinds-fury-rs.txt
+"$venv/bin/python" conformance/examples/interop_kinds.py | sed -n 's/^  pyfory  //p' \
+  > target/conformance/kinds-pyfory.txt
+diff target/conformance/kinds-fury-rs.txt target/conformance/kinds-pyfory.txt
+[ -s target/conformance/kinds-pyfory.txt ] || { echo "no streams compared"; exit 1; }
+echo "$(wc -l < target/conformance/kinds-pyfory.txt) streams identical"
+
 echo "== a pyfory 1.7.7 client and the Rust client call the Rust RPC server (tokio codec) on 127.0.0.1"
 bash scripts/rpc-check.sh "$venv/bin/python"
 
