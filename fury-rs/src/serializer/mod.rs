@@ -6,6 +6,8 @@
 
 pub(crate) mod any;
 pub(crate) mod array;
+#[cfg(feature = "bigdecimal")]
+mod bigdecimal;
 #[cfg(feature = "bytes")]
 mod bytes_crate;
 mod collection;
