@@ -35,6 +35,8 @@ export CARGO_INCREMENTAL=0
 echo "== cargo test --workspace"
 cargo test --workspace
 cargo build --quiet --workspace --bins --examples
+echo "== the tour (the README's main command) runs to the end"
+target/debug/examples/tour > /dev/null
 echo "== a foreign type as an extension type, byte for byte with a pyfory custom serializer"
 target/debug/examples/uuid_ext
 
