@@ -146,6 +146,15 @@ impl<V> UnionValue<V> {
 
     /// The same case and registration with the value mapped by `f` (from a borrowed union to
     /// an owned one, say).
+    ///
+    /// ```
+    /// use fury::{UnionValue, Value};
+    ///
+    /// let u = UnionValue::named("#300", 2, 7i64);
+    /// let v = u.map(|n| Value::VarInt64(*n));
+    /// assert_eq!((v.case, v.type_name()), (2, Some("#300".to_string())));
+    /// assert_eq!(v.value, Value::VarInt64(7));
+    /// ```
     pub fn map<W>(&self, f: impl FnOnce(&V) -> W) -> UnionValue<W> {
         UnionValue {
             case: self.case,
