@@ -8,22 +8,9 @@ use bigdecimal::BigDecimal;
 use fury::{Fury, FuryObject};
 use std::str::FromStr;
 
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
-        .collect()
-}
-
-fn vectors() -> Vec<serde_json::Value> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../conformance/vectors_decimal/decimal.json"
-    );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    doc["vectors"].as_array().unwrap().clone()
-}
+#[path = "support/decimal_vectors.rs"]
+mod decimal_vectors;
+use decimal_vectors::{unhex, vectors};
 
 #[test]
 fn pyforys_decimals_read_into_bigdecimal_and_write_back_byte_for_byte() {

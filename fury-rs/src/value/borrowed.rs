@@ -3,7 +3,8 @@
 
 use super::codec::{
     begin_ref_dyn, from_ref_dyn, keep_ref_dyn, read_root_dyn, read_type_info_rest_dyn,
-    read_typed_dyn, tracked_among_mixed, write_dyn_ref_flag, write_leaf, DynValue, Holds,
+    read_typed_dyn, tracked_among_mixed, tracked_kind, write_dyn_ref_flag, write_leaf, DynValue,
+    Holds,
 };
 use super::{EnumValue, StructValue, UnionValue, Value};
 use crate::context::{ReadContext, RefSlot, WriteContext};
@@ -671,18 +672,9 @@ impl Serialize for ValueRef<'_> {
 
     #[inline]
     fn is_ref_type(&self) -> bool {
-        matches!(
-            self,
-            ValueRef::List(_)
-                | ValueRef::Set(_)
-                | ValueRef::Map(_)
-                | ValueRef::Struct(_)
-                | ValueRef::Ref(_)
-                | ValueRef::Binary(_)
-                | ValueRef::Date(_)
-                | ValueRef::Timestamp(_)
-                | ValueRef::Duration(_)
-        )
+        // The kinds pyfory tracks with reference tracking on (the type table's), and back
+        // references.
+        self.is_back_ref() || tracked_kind(self.type_id())
     }
 
     #[inline]

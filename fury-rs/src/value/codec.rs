@@ -263,19 +263,9 @@ impl Serialize for Value {
 
     #[inline]
     fn is_ref_type(&self) -> bool {
-        // The kinds pyfory tracks with reference tracking on.
-        matches!(
-            self,
-            Value::List(_)
-                | Value::Set(_)
-                | Value::Map(_)
-                | Value::Struct(_)
-                | Value::Ref(_)
-                | Value::Binary(_)
-                | Value::Date(_)
-                | Value::Timestamp(_)
-                | Value::Duration(_)
-        )
+        // The kinds pyfory tracks with reference tracking on (the type table's), and back
+        // references.
+        self.is_back_ref() || tracked_kind(self.type_id())
     }
 
     #[inline]
