@@ -242,3 +242,14 @@ pub fn measure_ops(
         })
         .collect()
 }
+
+/// The 1-minute load average (Linux), to tell in a report whether other work shared the
+/// machine.
+pub fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}

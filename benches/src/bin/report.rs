@@ -65,7 +65,7 @@ fn main() {
     }
 
     let started = Instant::now();
-    let mut load: Vec<f64> = load_average().into_iter().collect();
+    let mut load: Vec<f64> = fury_benches::measure::load_average().into_iter().collect();
     let engines = Engines::new();
     let mut cases = all_cases(&engines, &Peer::ALL);
     let failures: Vec<_> = cases
@@ -139,12 +139,21 @@ fn main() {
         interop,
         borrowed,
         load: {
-            load.extend(load_average());
+            load.extend(fury_benches::measure::load_average());
             load
         },
         elapsed_secs: started.elapsed().as_secs_f64(),
     };
-    let md = report.markdown();
+    let mut md = report.markdown();
+    // The RPC section comes from the last RPC run (`--bin rpc`), which this binary does not
+    // repeat.
+    let rpc_results = concat!(env!("CARGO_MANIFEST_DIR"), "/rpc-results.tsv");
+    if let Some(rpc) = std::fs::read_to_string(rpc_results)
+        .ok()
+        .and_then(|t| fury_benches::rpc::Results::from_tsv(&t))
+    {
+        md = fury_benches::rpc::splice_report(&md, &rpc.report_section());
+    }
     println!("{md}");
     if let Err(e) = std::fs::create_dir_all(&out)
         .and_then(|()| std::fs::write(out.join("REPORT.md"), &md))
@@ -187,15 +196,4 @@ fn main() {
                     .map_or(0, |b| b.sizes.len() + b.oob.len())
         );
     }
-}
-
-/// The 1-minute load average (Linux), to tell in the report whether other work shared the
-/// machine.
-fn load_average() -> Option<f64> {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }
