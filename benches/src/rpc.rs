@@ -828,3 +828,67 @@ pub fn splice_report(report: &str, section: &str) -> String {
         format!("{}\n\n{section}\n", report.trim_end())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn results() -> Results {
+        let row = |codec: Codec, total_s: f64, cpu_s: f64| Row {
+            clients: 6,
+            payload: "UserModelList 1".into(),
+            codec: codec.name().into(),
+            total_s,
+            calls: 60_000,
+            bytes: 60_000 * 66,
+            cpu_s,
+            spread: 0.15,
+        };
+        Results {
+            calls: 10_000,
+            rounds: 10,
+            date: "2026-12-02".into(),
+            elapsed_s: 12.5,
+            load: vec![0.5, 1.25],
+            command: "cargo run --release -p fury-benches --bin rpc".into(),
+            rows: vec![
+                row(Codec::FurySame, 0.5, 0.6),
+                row(Codec::Bincode, 0.6, 0.75),
+                row(Codec::Json, 1.0, 1.2),
+            ],
+        }
+    }
+
+    #[test]
+    fn results_survive_the_tsv() {
+        let r = results();
+        let back = Results::from_tsv(&r.to_tsv()).expect("reads back");
+        assert_eq!(back.to_tsv(), r.to_tsv());
+        assert_eq!(back.rows.len(), 3);
+        assert_eq!(back.load, vec![0.5, 1.25]);
+        assert!(Results::from_tsv("6\tonly three\tcolumns").is_none());
+    }
+
+    #[test]
+    fn the_summary_compares_fury_rs_with_the_best_other_codec() {
+        let md = results().summary_table();
+        // 120,000 against bincode's 100,000 calls/s; 10 against 12.5 us CPU per call.
+        assert!(md.contains("| 6 | UserModelList 1 | 120000 (same-schema) | 100000 (bincode) | 1.20x | 15% | 10.00 (same-schema) | 12.50 (bincode) | 1.25x | 2.00x |"), "{md}");
+    }
+
+    #[test]
+    fn the_report_section_is_replaced_or_put_before_the_details() {
+        let section = results().report_section();
+        let report = "# R\n\n## Borrowed\n\ntext\n\n## Details\n\nrows\n";
+        let once = splice_report(report, &section);
+        assert!(
+            once.find(REPORT_HEADING) < once.find("## Details"),
+            "{once}"
+        );
+        assert!(once.find("## Borrowed") < once.find(REPORT_HEADING));
+        let twice = splice_report(&once, &section);
+        assert_eq!(once, twice);
+        assert_eq!(twice.matches(REPORT_HEADING).count(), 1);
+        assert!(twice.ends_with("## Details\n\nrows\n"));
+    }
+}

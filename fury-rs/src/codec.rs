@@ -92,8 +92,8 @@ impl<T> FuryCodec<T> {
     }
 
     /// Shares type metadata across the frames of the connection (default: off): each
-    /// TypeDef is sent once, and later frames name it by a back reference (see
-    /// [`WriteMeta`]). Both ends must turn it on, with a fresh codec per connection; the
+    /// TypeDef, and each name of a named type, is sent once, and later frames name it by a
+    /// back reference (see [`WriteMeta`]). Both ends must turn it on, with a fresh codec per connection; the
     /// peer must be fury-rs (pyfory 1.7.7 resets the metadata after every message). Turning
     /// it on discards what was shared so far.
     ///
@@ -236,7 +236,7 @@ impl<T, E: Serialize> tokio_util::codec::Encoder<E> for FuryCodec<T> {
         let frame = self.encoded;
         let (fury, max) = (&self.fury, self.max_frame_len);
         let meta = self.meta.as_mut().map(|m| &mut m.0);
-        let before = meta.as_ref().map_or(0, |m| m.len());
+        let before = meta.as_ref().map(|m| m.mark());
         let written: Result<std::result::Result<(), CodecError>> = with_scratch(|scratch| {
             let mut meta = meta;
             match meta.as_deref_mut() {
@@ -247,8 +247,8 @@ impl<T, E: Serialize> tokio_util::codec::Encoder<E> for FuryCodec<T> {
             }
             let len = scratch.len() - HEADER_LEN;
             if len > max {
-                if let Some(meta) = meta {
-                    meta.truncate(before); // not sent
+                if let (Some(meta), Some(before)) = (meta, before) {
+                    meta.rewind(before); // not sent
                 }
                 return Ok(Err(CodecError::TooLarge {
                     frame,

@@ -279,12 +279,36 @@ impl Fury {
         bytes: &'de [u8],
         meta: &mut ReadMeta,
     ) -> Result<T> {
+        self.read_with_meta(
+            bytes,
+            #[cfg(feature = "bytes")]
+            None,
+            meta,
+        )
+    }
+
+    /// One message of a connection sharing metadata; `source` is the `Bytes` that `bytes`
+    /// views, if any.
+    fn read_with_meta<'de, T: Deserialize<'de>>(
+        &self,
+        bytes: &'de [u8],
+        #[cfg(feature = "bytes")] source: Option<&'de bytes::Bytes>,
+        meta: &mut ReadMeta,
+    ) -> Result<T> {
+        let earlier = meta.take_strings();
         let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
-        ctx.load_meta(meta);
+        #[cfg(feature = "bytes")]
+        if let Some(source) = source {
+            ctx.set_source(source);
+        }
+        ctx.load_meta(meta, &earlier);
         let result = self.read_whole(&mut ctx);
         let kept = ctx.store_meta(meta);
+        drop(ctx);
+        let strings = meta.keep_strings(earlier);
         let value = result?;
         kept?;
+        strings?;
         Ok(value)
     }
 
@@ -296,14 +320,7 @@ impl Fury {
         input: &'de bytes::Bytes,
         meta: &mut ReadMeta,
     ) -> Result<T> {
-        let mut ctx = ReadContext::new(input, &self.registry, &self.typedef_cache, self.config);
-        ctx.set_source(input);
-        ctx.load_meta(meta);
-        let result = self.read_whole(&mut ctx);
-        let kept = ctx.store_meta(meta);
-        let value = result?;
-        kept?;
-        Ok(value)
+        self.read_with_meta(input, Some(input), meta)
     }
 
     /// Serializes `value` with out-of-band buffers, as pyfory's

@@ -63,7 +63,10 @@ mod types;
 mod value;
 
 pub use crate::buffer::{Reader, Writer};
-pub use crate::context::{ReadContext, ReadMeta, WriteContext, WriteMeta, MAX_CONNECTION_TYPEDEFS};
+pub use crate::context::{
+    ReadContext, ReadMeta, WriteContext, WriteMeta, MAX_CONNECTION_META_STRINGS,
+    MAX_CONNECTION_TYPEDEFS,
+};
 
 pub use crate::config::{Config, DEFAULT_MAX_DEPTH};
 pub use crate::decimal::{Decimal, ParseDecimalError};

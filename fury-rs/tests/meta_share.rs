@@ -66,6 +66,8 @@ fn shop(compatible: bool) -> Fury {
         .register::<Line>()
         .unwrap()
         .register::<Order>()
+        .unwrap()
+        .register::<Color>()
         .unwrap();
     fury
 }
@@ -75,11 +77,15 @@ fn orders_with_shared_meta_are_within_ten_percent_of_same_schema() {
     let compat = shop(true);
     let same = shop(false);
     let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    let mut same_send = WriteMeta::new();
     let mut sizes = Vec::new();
     for i in 0..20 {
         let o = order(i);
         let mut msg = Vec::new();
         compat.serialize_with_meta(&o, &mut msg, &mut send).unwrap();
+        let mut same_msg = Vec::new();
+        same.serialize_with_meta(&o, &mut same_msg, &mut same_send)
+            .unwrap();
         let plain = compat.serialize(&o).unwrap();
         let same_len = same.serialize(&o).unwrap().len();
         if i == 0 {
@@ -98,12 +104,15 @@ fn orders_with_shared_meta_are_within_ten_percent_of_same_schema() {
         }
         let back: Order = compat.deserialize_with_meta(&msg, &mut recv).unwrap();
         assert_eq!(back, o);
-        sizes.push((msg.len(), plain.len(), same_len));
+        sizes.push((msg.len(), plain.len(), same_len, same_msg.len()));
     }
     assert_eq!(send.len(), 3, "Order, Line, Money");
     assert_eq!(recv.len(), 3);
-    let (shared, plain, same_len) = sizes[1];
-    eprintln!("Order: {plain} bytes compatible, {shared} with shared meta, {same_len} same-schema");
+    let (shared, plain, same_len, same_shared) = sizes[1];
+    eprintln!(
+        "Order: {plain} bytes compatible, {shared} with shared meta, {same_len} same-schema, \
+         {same_shared} same-schema with shared meta"
+    );
 }
 
 #[test]
@@ -244,6 +253,140 @@ fn hostile_markers_are_errors() {
             .deserialize_with_meta::<Money>(&b[..cut], &mut r)
             .is_err());
     }
+}
+
+#[derive(FuryObject, Debug, Clone, Copy, PartialEq)]
+#[fury(namespace = "shop", name = "Color")]
+enum Color {
+    Red,
+    Green,
+}
+
+#[test]
+fn names_of_named_types_cross_the_connection_once_in_same_schema_mode() {
+    let fury = shop(false);
+    let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
+    let mut msgs = Vec::new();
+    for i in 0..3 {
+        let mut m = Vec::new();
+        fury.serialize_with_meta(&order(i), &mut m, &mut send)
+            .unwrap();
+        msgs.push(m);
+    }
+    // The first message is the plain stream; later ones name "shop", "Order", "Line" and
+    // "Money" by back references, each one or two bytes.
+    assert_eq!(msgs[0], fury.serialize(&order(0)).unwrap());
+    for (i, m) in msgs.iter().enumerate().skip(1) {
+        let plain = fury.serialize(&order(i as u64)).unwrap();
+        assert!(
+            m.len() + 10 <= plain.len(),
+            "message {i}: {} bytes shared, {} plain",
+            m.len(),
+            plain.len()
+        );
+    }
+    for (i, m) in msgs.iter().enumerate() {
+        assert_eq!(
+            fury.deserialize_with_meta::<Order>(m, &mut recv).unwrap(),
+            order(i as u64)
+        );
+    }
+    // A reader that did not read the first message cannot resolve the names.
+    let err = fury
+        .deserialize_with_meta::<Order>(&msgs[1], &mut ReadMeta::new())
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("meta string back reference"),
+        "{err}"
+    );
+    // A new named type later on the connection: its name is new, its namespace is not.
+    let mut c = Vec::new();
+    fury.serialize_with_meta(&Color::Green, &mut c, &mut send)
+        .unwrap();
+    assert!(c.len() < fury.serialize(&Color::Green).unwrap().len());
+    assert_eq!(
+        fury.deserialize_with_meta::<Color>(&c, &mut recv).unwrap(),
+        Color::Green
+    );
+    // Every prefix of a later message is an error, never a panic, and leaves the state
+    // usable.
+    let mut r = ReadMeta::new();
+    fury.deserialize_with_meta::<Order>(&msgs[0], &mut r)
+        .unwrap();
+    for cut in 0..msgs[1].len() {
+        let mut r = ReadMeta::new();
+        fury.deserialize_with_meta::<Order>(&msgs[0], &mut r)
+            .unwrap();
+        assert!(fury
+            .deserialize_with_meta::<Order>(&msgs[1][..cut], &mut r)
+            .is_err());
+    }
+}
+
+#[test]
+fn a_failed_write_announces_no_names() {
+    #[derive(FuryObject, Debug)]
+    #[fury(id = 700)]
+    struct Unregistered {
+        x: i32,
+    }
+    let fury = shop(false);
+    let mut send = WriteMeta::new();
+    // The order's names are written before the unregistered struct fails the message.
+    let mut out = Vec::new();
+    assert!(fury
+        .serialize_with_meta(&(order(0), Unregistered { x: 1 }), &mut out, &mut send)
+        .is_err());
+    let mut msg = Vec::new();
+    fury.serialize_with_meta(&order(0), &mut msg, &mut send)
+        .unwrap();
+    assert_eq!(msg, fury.serialize(&order(0)).unwrap());
+}
+
+#[test]
+fn a_connection_keeps_a_bounded_number_of_names() {
+    // A peer that never refers back announces two new strings per message; the reader keeps
+    // at most MAX_CONNECTION_META_STRINGS of them and then refuses the connection.
+    let fury = shop(false);
+    let plain = fury.serialize(&Color::Red).unwrap();
+    let mut recv = ReadMeta::new();
+    let limit = fury::MAX_CONNECTION_META_STRINGS / 2;
+    for i in 0..limit {
+        assert_eq!(
+            fury.deserialize_with_meta::<Color>(&plain, &mut recv)
+                .unwrap_or_else(|e| panic!("message {i}: {e}")),
+            Color::Red
+        );
+    }
+    let err = fury
+        .deserialize_with_meta::<Color>(&plain, &mut recv)
+        .unwrap_err();
+    assert!(
+        matches!(err.kind(), ErrorKind::LengthTooLarge { .. }),
+        "{err}"
+    );
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn a_frame_too_large_to_send_announces_no_names() {
+    use fury::codec::FuryCodec;
+    use tokio_util::codec::{Decoder, Encoder};
+    let fury = Arc::new(shop(false));
+    let plain_color = fury.serialize(&Color::Red).unwrap().len();
+    let mut client = FuryCodec::<Color>::new(fury.clone())
+        .share_meta(true)
+        .max_frame_len(plain_color + 4);
+    let mut server = FuryCodec::<Color>::new(fury.clone()).share_meta(true);
+    let mut wire = bytes::BytesMut::new();
+    assert!(client.encode(order(0), &mut wire).is_err(), "too large");
+    assert!(wire.is_empty());
+    // "shop" was written in the refused frame; this frame must announce it again.
+    client.encode(Color::Red, &mut wire).unwrap();
+    assert_eq!(
+        server.decode(&mut wire).unwrap().unwrap().unwrap(),
+        Color::Red
+    );
 }
 
 #[cfg(feature = "tokio")]

@@ -22,7 +22,7 @@ mod write;
 use pool::*;
 use refs::ClearCell;
 pub use refs::RefSlot;
-pub use session::{ReadMeta, WriteMeta, MAX_CONNECTION_TYPEDEFS};
+pub use session::{ReadMeta, WriteMeta, MAX_CONNECTION_META_STRINGS, MAX_CONNECTION_TYPEDEFS};
 use shared::*;
 
 /// How many elements beyond its length a stream may declare in runs of payloads that take no
@@ -93,7 +93,9 @@ pub struct ReadContext<'de, 'r> {
     registry: &'r Registry,
     config: Config,
     depth: Depth,
-    meta_strings: MetaStringReadState<'de>,
+    /// Meta strings borrow the input or, on a connection sharing metadata, the `ReadMeta`'s
+    /// strings of earlier messages, which live for `'r` (shorter than `'de`).
+    meta_strings: MetaStringReadState<'r>,
     typedef_cache: &'r TypeDefCache,
     /// The TypeDefs announced so far, while all are local ones (indices `0..inline_len`);
     /// moved into `extra` as soon as anything else is needed.

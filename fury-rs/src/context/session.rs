@@ -8,22 +8,39 @@ use super::*;
 /// hostile connection cannot grow it without bound.
 pub const MAX_CONNECTION_TYPEDEFS: usize = 4096;
 
+/// The most meta strings (names of named types) a [`ReadMeta`] keeps, and their most bytes
+/// in all: a peer announcing more is refused.
+pub const MAX_CONNECTION_META_STRINGS: usize = 4096;
+const MAX_CONNECTION_META_STRING_BYTES: usize = 1 << 20;
+
 /// The sending side of a connection's shared type metadata: which registered types this
 /// side has already announced (with their TypeDefs) in earlier messages.
 ///
 /// Messages written with it ([`crate::Fury::serialize_with_meta`]) go on numbering the
 /// TypeDefs where the previous message stopped: a type sent before is named by a one-byte
-/// back reference instead of its TypeDef. Each message is a valid xlang stream for a reader
-/// that holds the [`ReadMeta`] of the same connection and read every earlier message in
-/// order; pyfory 1.7.7 and the official crate reset this state after every message, so
-/// this is for fury-rs peers on both ends (compatible mode; same-schema streams carry no
-/// TypeDefs). Use one per connection, with one `Fury` (the state holds its registry
-/// indices).
+/// back reference instead of its TypeDef. The meta strings of named types (their namespace
+/// and name, in same-schema mode) are numbered on the same way, so each crosses the
+/// connection once. Each message is a valid xlang stream for a reader that holds the
+/// [`ReadMeta`] of the same connection and read every earlier message in order; pyfory
+/// 1.7.7 and the official crate reset this state after every message, so this is for
+/// fury-rs peers on both ends. Use one per connection, with one `Fury` (the state holds its
+/// registry indices).
 #[derive(Debug, Default, Clone)]
 pub struct WriteMeta {
     inline: [u32; SHARED_INLINE],
     len: u32,
     more: Vec<u32>,
+    strings: MetaStringWriteState,
+    /// `strings.len()` when the current message started.
+    strings_before: usize,
+}
+
+/// Where a [`WriteMeta`] stood before a message, to forget that message's announcements.
+#[cfg(feature = "tokio")]
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MetaMark {
+    typedefs: usize,
+    strings: usize,
 }
 
 impl WriteMeta {
@@ -42,14 +59,25 @@ impl WriteMeta {
         self.len == 0
     }
 
-    /// Forgets the announcements after the first `len` (those of a message that was
-    /// written but then not sent).
+    /// Where the numbering stands, for [`WriteMeta::rewind`].
     #[cfg(feature = "tokio")]
-    pub(crate) fn truncate(&mut self, len: usize) {
-        if len < self.len as usize {
-            self.len = len as u32;
-            self.more.truncate(len.saturating_sub(SHARED_INLINE));
+    pub(crate) fn mark(&self) -> MetaMark {
+        MetaMark {
+            typedefs: self.len as usize,
+            strings: self.strings.len(),
         }
+    }
+
+    /// Forgets the announcements made after `mark` (those of a message that was written
+    /// but then not sent).
+    #[cfg(feature = "tokio")]
+    pub(crate) fn rewind(&mut self, mark: MetaMark) {
+        if mark.typedefs < self.len as usize {
+            self.len = mark.typedefs as u32;
+            self.more
+                .truncate(mark.typedefs.saturating_sub(SHARED_INLINE));
+        }
+        self.strings.truncate(mark.strings);
     }
 }
 
@@ -58,12 +86,17 @@ impl WriteMeta {
 #[derive(Default)]
 pub struct ReadMeta {
     defs: Vec<SharedDef>,
+    /// The meta strings of earlier messages, by id; while a message is read, its context
+    /// borrows them and this holds the ones the message announces.
+    strings: Vec<EncodedMetaString>,
+    string_bytes: usize,
 }
 
 impl std::fmt::Debug for ReadMeta {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ReadMeta")
             .field("typedefs", &self.defs.len())
+            .field("meta_strings", &self.strings.len())
             .finish()
     }
 }
@@ -83,6 +116,47 @@ impl ReadMeta {
     pub fn is_empty(&self) -> bool {
         self.defs.is_empty()
     }
+
+    /// Takes the meta strings of earlier messages out, for a message's context to borrow;
+    /// [`ReadMeta::keep_strings`] puts them back.
+    pub(crate) fn take_strings(&mut self) -> Vec<EncodedMetaString> {
+        std::mem::take(&mut self.strings)
+    }
+
+    /// Puts back the strings [`ReadMeta::take_strings`] took, followed by those the message
+    /// announced (which `store_meta` left here); refuses a connection beyond the limits.
+    pub(crate) fn keep_strings(&mut self, mut earlier: Vec<EncodedMetaString>) -> Result<()> {
+        let announced = std::mem::take(&mut self.strings);
+        let bytes: usize = announced.iter().map(|s| s.bytes().len()).sum();
+        self.string_bytes += bytes;
+        earlier.extend(announced);
+        self.strings = earlier;
+        if self.strings.len() > MAX_CONNECTION_META_STRINGS
+            || self.string_bytes > MAX_CONNECTION_META_STRING_BYTES
+        {
+            let (n, bytes) = (self.strings.len(), self.string_bytes);
+            self.strings.clear();
+            self.string_bytes = 0;
+            return Err(Error::new(ErrorKind::LengthTooLarge {
+                what: if n > MAX_CONNECTION_META_STRINGS {
+                    "meta strings announced on one connection"
+                } else {
+                    "bytes of the meta strings announced on one connection"
+                },
+                declared: if n > MAX_CONNECTION_META_STRINGS {
+                    n as u64
+                } else {
+                    bytes as u64
+                },
+                limit: if n > MAX_CONNECTION_META_STRINGS {
+                    MAX_CONNECTION_META_STRINGS as u64
+                } else {
+                    MAX_CONNECTION_META_STRING_BYTES as u64
+                },
+            }));
+        }
+        Ok(())
+    }
 }
 
 impl WriteContext<'_> {
@@ -93,6 +167,11 @@ impl WriteContext<'_> {
         if !meta.more.is_empty() {
             self.extra.get_or_insert_with(take_write_extra).shared_more =
                 std::mem::take(&mut meta.more);
+        }
+        meta.strings_before = meta.strings.len();
+        if !meta.strings.is_empty() {
+            let extra = self.extra.get_or_insert_with(take_write_extra);
+            std::mem::swap(&mut extra.meta_strings, &mut meta.strings);
         }
     }
 
@@ -111,15 +190,25 @@ impl WriteContext<'_> {
             more.truncate((meta.len as usize).saturating_sub(SHARED_INLINE));
         }
         meta.more = more;
+        // The strings were moved into the context if there were any; those this message
+        // wrote are in it too. (No context state means neither happened.)
+        if let Some(extra) = self.extra.as_mut() {
+            std::mem::swap(&mut extra.meta_strings, &mut meta.strings);
+            if !sent {
+                meta.strings.truncate(meta.strings_before);
+            }
+        }
     }
 }
 
-impl ReadContext<'_, '_> {
-    /// Continues the numbering of `meta` in this stream.
-    pub(crate) fn load_meta(&mut self, meta: &mut ReadMeta) {
+impl<'r> ReadContext<'_, 'r> {
+    /// Continues the numbering of `meta` in this stream, the meta strings after `strings`
+    /// (the earlier messages', from [`ReadMeta::take_strings`]).
+    pub(crate) fn load_meta(&mut self, meta: &mut ReadMeta, strings: &'r [EncodedMetaString]) {
         if !meta.defs.is_empty() {
             self.extra_mut().typedefs = std::mem::take(&mut meta.defs);
         }
+        self.meta_strings.continue_after(strings);
     }
 
     /// Gives the TypeDefs read back to `meta`, with those this stream announced (also when
@@ -131,6 +220,12 @@ impl ReadContext<'_, '_> {
         if let Some(extra) = self.extra.as_mut() {
             meta.defs = std::mem::take(&mut extra.typedefs);
         }
+        meta.strings = self
+            .meta_strings
+            .announced()
+            .iter()
+            .map(EncodedMetaString::from_wire)
+            .collect();
         if meta.defs.len() > MAX_CONNECTION_TYPEDEFS {
             let n = meta.defs.len();
             meta.defs.truncate(MAX_CONNECTION_TYPEDEFS);

@@ -456,7 +456,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// Reads the namespace and type name meta strings of a named type.
     pub(crate) fn read_type_name_strings(
         &mut self,
-    ) -> Result<(WireMetaString<'de>, WireMetaString<'de>)> {
+    ) -> Result<(WireMetaString<'r>, WireMetaString<'r>)> {
         let ns = self.meta_strings.read(&mut self.reader)?;
         let ty = self.meta_strings.read(&mut self.reader)?;
         Ok((ns, ty))

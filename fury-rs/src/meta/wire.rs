@@ -69,10 +69,10 @@ impl EncodedMetaString {
         Self::from_parts(s.encoding(), s.bytes())
     }
 
-    /// Prepares a meta string read from a stream, e.g. to write it again unchanged.
-    #[cfg(test)]
+    /// Prepares a meta string read from a stream, e.g. to write it again unchanged (or to
+    /// keep it past the input it was read from).
     pub fn from_wire(s: &WireMetaString<'_>) -> Self {
-        Self::from_parts(s.encoding(), s.bytes())
+        Self::from_parts(s.encoding, s.bytes)
     }
 
     fn from_parts(encoding: MetaEncoding, data: &[u8]) -> Self {
@@ -198,7 +198,7 @@ const MAX_DYNAMIC_ID: usize = (1 << 31) - 2;
 ///
 /// Creating one does not allocate; [`reset`](Self::reset) it between streams to reuse its
 /// memory. See [`EncodedMetaString`] for an example.
-#[derive(Default)]
+#[derive(Default, Clone, Debug)]
 pub struct MetaStringWriteState {
     written: Vec<EncodedMetaString>,
     index: HashMap<u64, u32, BuildHasherDefault<U64Hasher>>,
@@ -217,13 +217,21 @@ impl MetaStringWriteState {
         self.index.clear();
     }
 
+    /// Forgets the strings written after the first `len` (those of a message that was
+    /// written but not sent, when the state is kept across the messages of a connection).
+    pub(crate) fn truncate(&mut self, len: usize) {
+        if len < self.written.len() {
+            self.written.truncate(len);
+            self.index.retain(|_, id| (*id as usize) < len);
+        }
+    }
+
     /// Number of ids handed out so far.
     pub fn len(&self) -> usize {
         self.written.len()
     }
 
     /// True when nothing was written since creation or the last reset.
-    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.written.is_empty()
     }
@@ -281,18 +289,6 @@ pub struct WireMetaString<'a> {
 }
 
 impl<'a> WireMetaString<'a> {
-    /// The encoding of the bytes.
-    #[cfg(test)]
-    pub fn encoding(&self) -> MetaEncoding {
-        self.encoding
-    }
-
-    /// The encoded bytes.
-    #[cfg(test)]
-    pub fn bytes(&self) -> &'a [u8] {
-        self.bytes
-    }
-
     /// pyfory's 64-bit hash of the meta string (see [`meta_string_hash`]).
     #[cfg(test)]
     pub fn hash(&self) -> u64 {
@@ -341,17 +337,33 @@ impl PartialEq<EncodedMetaString> for WireMetaString<'_> {
 ///
 /// The strings borrow the input, and every new one consumes at least one input byte, so the
 /// state holds at most one small entry per input byte. Creating one does not allocate.
+/// A stream of a connection that shares metadata (`ReadMeta`) starts with the strings of
+/// the connection's earlier messages as ids `0..base.len()`.
 ///
 /// (Example: `doc_examples::meta_wire_line_362` in the crate's unit tests.)
 #[derive(Debug, Default)]
 pub struct MetaStringReadState<'a> {
+    base: &'a [EncodedMetaString],
     read: Vec<WireMetaString<'a>>,
 }
 
 impl<'a> MetaStringReadState<'a> {
     /// An empty state, for a new stream.
     pub fn new() -> Self {
-        MetaStringReadState { read: Vec::new() }
+        MetaStringReadState {
+            base: &[],
+            read: Vec::new(),
+        }
+    }
+
+    /// Starts the numbering after `base`, the strings of a connection's earlier messages.
+    pub(crate) fn continue_after(&mut self, base: &'a [EncodedMetaString]) {
+        self.base = base;
+    }
+
+    /// The strings this stream announced itself (after the base).
+    pub(crate) fn announced(&self) -> &[WireMetaString<'a>] {
+        &self.read
     }
 
     /// Forgets every string read, keeping the allocation.
@@ -373,19 +385,29 @@ impl<'a> MetaStringReadState<'a> {
     /// an encoding id above 4, a long string whose hash does not match its bytes, and a back
     /// reference to an id not read yet (or to id "0 - 1"). The bytes themselves are checked
     /// only when [decoded](WireMetaString::decode).
-    pub fn read(&mut self, r: &mut Reader<'a>) -> Result<WireMetaString<'a>> {
+    pub fn read<'i: 'a>(&mut self, r: &mut Reader<'i>) -> Result<WireMetaString<'a>> {
         let at = r.position();
         let header = r.var_u32()?;
         let value = (header >> 1) as usize;
         if header & 1 == 1 {
-            return match value.checked_sub(1).and_then(|id| self.read.get(id)) {
+            let id = value.checked_sub(1);
+            if let Some(s) = id.and_then(|id| self.base.get(id)) {
+                return Ok(WireMetaString {
+                    encoding: s.encoding(),
+                    bytes: s.bytes(),
+                    hash: s.hash(),
+                    offset: at,
+                });
+            }
+            let local = id.and_then(|id| id.checked_sub(self.base.len()));
+            return match local.and_then(|id| self.read.get(id)) {
                 Some(s) => Ok(*s),
                 None => Err(Error::at(
                     ErrorKind::Invalid {
                         what: format!(
                             "meta string back reference to id {} but only {} read",
                             value as i64 - 1,
-                            self.read.len()
+                            self.base.len() + self.read.len()
                         ),
                     },
                     at,

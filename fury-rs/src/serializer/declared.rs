@@ -241,15 +241,15 @@ impl<'de, D: Dynamic<'de>> ItemReader<'de> for Declared<'_, D> {
 }
 
 /// What a dynamic value's type info holds after its kind byte.
-pub(crate) enum TypeInfoRest<'de> {
+pub(crate) enum TypeInfoRest<'r> {
     /// Nothing (a built-in type).
     Nothing,
     /// A user type id (a user kind registered by id, outside compatible mode's TypeDefs).
     Id(u32),
     /// The namespace and type name meta strings of a named type (same-schema mode).
     Names(
-        crate::meta::WireMetaString<'de>,
-        crate::meta::WireMetaString<'de>,
+        crate::meta::WireMetaString<'r>,
+        crate::meta::WireMetaString<'r>,
     ),
     /// The shared TypeDef that names the type (compatible structs; named kinds in
     /// compatible mode).
@@ -259,10 +259,10 @@ pub(crate) enum TypeInfoRest<'de> {
 /// Reads what follows the kind byte `id` of a dynamic value's type info: the user id, the
 /// names, or the meta-share marker and TypeDef. One reader for every dynamic form (`Value`,
 /// `dyn AnyObject`), which then decide what the registration means to them.
-pub(crate) fn read_type_info_rest<'de>(
-    ctx: &mut ReadContext<'de, '_>,
+pub(crate) fn read_type_info_rest<'r>(
+    ctx: &mut ReadContext<'_, 'r>,
     id: TypeId,
-) -> Result<TypeInfoRest<'de>> {
+) -> Result<TypeInfoRest<'r>> {
     Ok(match id {
         TypeId::Enum | TypeId::Struct | TypeId::Ext | TypeId::TypedUnion => {
             TypeInfoRest::Id(ctx.reader.var_u32()?)
