@@ -235,18 +235,29 @@ impl Outcome {
     pub fn cpu_us_per_call(&self) -> f64 {
         self.cpu.as_secs_f64() * 1e6 / self.calls as f64
     }
-    /// How far the rounds' call rates spread: (fastest - slowest) / median, as a fraction.
-    pub fn spread(&self) -> f64 {
-        let mut rates: Vec<f64> = self
-            .rounds
+    /// The call rate of each round, in the order they ran.
+    pub fn round_rates(&self) -> Vec<f64> {
+        self.rounds
             .iter()
             .map(|r| r.calls as f64 / r.wall.as_secs_f64())
-            .collect();
-        rates.sort_by(f64::total_cmp);
-        match (rates.first(), rates.last()) {
-            (Some(lo), Some(hi)) => (hi - lo) / rates[rates.len() / 2],
-            _ => 0.0,
-        }
+            .collect()
+    }
+}
+
+/// How far round rates spread: their interquartile range over their median (the range
+/// for fewer than 4 rounds), as a fraction; 0 without rounds.
+pub fn spread(rates: &[f64]) -> f64 {
+    let mut sorted = rates.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let (lo, hi) = if n >= 4 {
+        (sorted.get(n / 4), sorted.get(3 * n / 4))
+    } else {
+        (sorted.first(), sorted.last())
+    };
+    match (lo, hi, sorted.get(n / 2)) {
+        (Some(lo), Some(hi), Some(mid)) if *mid > 0.0 => (hi - lo) / mid,
+        _ => 0.0,
     }
 }
 
@@ -344,8 +355,9 @@ impl<T: Payload> Lane<T> {
         }
     }
 
-    /// One timed round: every client makes `calls` calls at once, each awaiting its reply.
-    async fn round(&mut self, payload: &T, calls: usize) {
+    /// One round: every client makes `calls` calls at once, each awaiting its reply; timed
+    /// and counted unless it is the warm-up.
+    async fn round(&mut self, payload: &T, calls: usize, timed: bool) {
         let cpu0 = process_cpu();
         let t0 = Instant::now();
         let mut tasks = Vec::new();
@@ -361,8 +373,13 @@ impl<T: Payload> Lane<T> {
         }
         for t in tasks {
             let (client, bytes) = t.await.expect("client");
-            self.outcome.bytes += bytes;
+            if timed {
+                self.outcome.bytes += bytes;
+            }
             self.clients.push(client);
+        }
+        if !timed {
+            return;
         }
         let round = Round {
             wall: t0.elapsed(),
@@ -385,7 +402,8 @@ impl<T: Payload> Lane<T> {
 
 /// One cell: for every codec of `codecs`, a server on 127.0.0.1 and `clients` connections,
 /// each connection making `calls` timed calls of `payload` in `rounds` rounds (the codecs
-/// taking turns), every call awaited before the next. The outcomes are in `codecs`' order.
+/// taking turns, after one untimed warm-up round of each), every call awaited before the
+/// next. The outcomes are in `codecs`' order.
 pub async fn run<T: Payload>(
     codecs: &[Codec],
     furies: &Furies,
@@ -399,13 +417,16 @@ pub async fn run<T: Payload>(
         lanes.push(Lane::open(codec, furies, payload, clients).await);
     }
     let rounds = rounds.clamp(1, calls.max(1));
+    for lane in &mut lanes {
+        lane.round(payload, calls / rounds, false).await;
+    }
     for r in 0..rounds {
         // Calls split as evenly as they go, the first rounds taking the remainder.
         let here = calls / rounds + usize::from(r < calls % rounds);
         for k in 0..lanes.len() {
             let i = (r + k) % lanes.len();
             if let Some(lane) = lanes.get_mut(i) {
-                lane.round(payload, here).await;
+                lane.round(payload, here, true).await;
             }
         }
     }
@@ -433,8 +454,9 @@ pub struct Row {
     pub bytes: u64,
     /// Process CPU time over all rounds, in seconds.
     pub cpu_s: f64,
-    /// Spread of the rounds' call rates ((fastest - slowest) / median).
-    pub spread: f64,
+    /// Call rate of each round, in the order they ran (round `r` of every codec of a cell
+    /// ran in the same pass).
+    pub round_rates: Vec<f64>,
 }
 
 impl Row {
@@ -448,8 +470,12 @@ impl Row {
             calls: o.calls,
             bytes: o.bytes,
             cpu_s: o.cpu.as_secs_f64(),
-            spread: o.spread(),
+            round_rates: o.round_rates(),
         }
+    }
+    /// The spread of the rounds' call rates (see [`spread`]).
+    pub fn spread(&self) -> f64 {
+        spread(&self.round_rates)
     }
     /// Calls per second.
     pub fn rate(&self) -> f64 {
@@ -497,13 +523,24 @@ impl Results {
         let _ = writeln!(s, "#command\t{}", self.command);
         let _ = writeln!(
             s,
-            "clients\tpayload\tcodec\ttotal_s\tcalls\tbytes\tcpu_s\tspread"
+            "clients\tpayload\tcodec\ttotal_s\tcalls\tbytes\tcpu_s\tround_rates"
         );
         for r in &self.rows {
             let _ = writeln!(
                 s,
-                "{}\t{}\t{}\t{:.6}\t{}\t{}\t{:.6}\t{:.4}",
-                r.clients, r.payload, r.codec, r.total_s, r.calls, r.bytes, r.cpu_s, r.spread
+                "{}\t{}\t{}\t{:.6}\t{}\t{}\t{:.6}\t{}",
+                r.clients,
+                r.payload,
+                r.codec,
+                r.total_s,
+                r.calls,
+                r.bytes,
+                r.cpu_s,
+                r.round_rates
+                    .iter()
+                    .map(|x| format!("{x:.0}"))
+                    .collect::<Vec<_>>()
+                    .join(",")
             );
         }
         s
@@ -524,7 +561,7 @@ impl Results {
                 }
                 ["#command", v] => res.command = v.to_string(),
                 ["clients", ..] => {}
-                [n, payload, codec, total, calls, bytes, cpu, spread] => res.rows.push(Row {
+                [n, payload, codec, total, calls, bytes, cpu, rates] => res.rows.push(Row {
                     clients: n.parse().ok()?,
                     payload: payload.to_string(),
                     codec: codec.to_string(),
@@ -532,7 +569,11 @@ impl Results {
                     calls: calls.parse().ok()?,
                     bytes: bytes.parse().ok()?,
                     cpu_s: cpu.parse().ok()?,
-                    spread: spread.parse().ok()?,
+                    round_rates: rates
+                        .split(',')
+                        .filter(|x| !x.is_empty())
+                        .map(|x| x.parse().ok())
+                        .collect::<Option<Vec<f64>>>()?,
                 }),
                 [""] => {}
                 _ => return None,
@@ -579,8 +620,11 @@ impl Results {
              in {r} rounds of M/{r}, the codecs taking turns round by round. Bytes per call are \
              the request and reply frames, headers included. CPU per call is the process's user \
              + system time (`getrusage`, all threads: clients, servers and the kernel's loopback \
-             work done on their behalf) over the calls. `spread` is (fastest - slowest round) / \
-             median round of the call rates: differences within it are not settled by this run. \
+             work done on their behalf) over the calls. Before the timed rounds every connection \
+             makes one untimed warm-up round of M/{r} calls. `spread` is the interquartile range \
+             of the rounds' call rates over their median. `rounds won` counts the rounds in \
+             which the fury-rs form beat the other codec: round r of every codec ran in the same \
+             pass, so this compares them under the same conditions. \
              Made by `{cmd}` on {date} in {el:.0} s (1-minute load {loads} at the start and the \
              end, on 2 CPUs).",
             m = self.calls,
@@ -622,7 +666,7 @@ impl Results {
                         r.codec,
                         r.total_s,
                         bold(format!("{:.0}", r.rate()), r.rate() == best_rate),
-                        r.spread * 100.0,
+                        r.spread() * 100.0,
                         r.bytes as f64 / r.calls as f64,
                         bold(format!("{:.2}", r.cpu_us()), r.cpu_us() == best_cpu),
                     );
@@ -641,13 +685,16 @@ impl Results {
             md,
             "Per cell, the fastest fury-rs form against the fastest other codec (calls/s), and \
              the leanest of each (CPU µs per call); a ratio above 1 favours fury-rs. The \
-             largest `spread` of the cell's rows is shown beside the rate ratio.\n"
+             largest `spread` of the two rows is shown beside the rate ratio.\n"
         );
         let _ = writeln!(
             md,
-            "| N | payload | fury-rs calls/s (form) | best other (codec) | ratio | spread | fury-rs CPU µs/call | best other | ratio | vs serde_json calls/s |"
+            "| N | payload | fury-rs calls/s (form) | best other (codec) | ratio | spread | rounds won | fury-rs CPU µs/call | best other | ratio | vs serde_json calls/s |"
         );
-        let _ = writeln!(md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        let _ = writeln!(
+            md,
+            "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        );
         for n in self.client_counts() {
             for p in self.payloads(n) {
                 let cell = self.cell(n, &p);
@@ -672,7 +719,14 @@ impl Results {
                 ) else {
                     continue;
                 };
-                let spread = cell.iter().map(|r| r.spread).fold(0.0, f64::max);
+                let spread = fr.spread().max(or.spread());
+                let won = fr
+                    .round_rates
+                    .iter()
+                    .zip(&or.round_rates)
+                    .filter(|(f, o)| f > o)
+                    .count();
+                let rounds = fr.round_rates.len().min(or.round_rates.len());
                 let json = cell
                     .iter()
                     .find(|r| r.codec == Codec::Json.name())
@@ -682,7 +736,7 @@ impl Results {
                 let short = |c: &str| c.trim_start_matches("fury-rs ").to_string();
                 let _ = writeln!(
                     md,
-                    "| {n} | {p} | {:.0} ({}) | {:.0} ({}) | {:.2}x | {:.0}% | {:.2} ({}) | {:.2} ({}) | {:.2}x | {json} |",
+                    "| {n} | {p} | {:.0} ({}) | {:.0} ({}) | {:.2}x | {:.0}% | {won} of {rounds} | {:.2} ({}) | {:.2} ({}) | {:.2}x | {json} |",
                     fr.rate(),
                     short(&fr.codec),
                     or.rate(),
@@ -842,7 +896,7 @@ mod tests {
             calls: 60_000,
             bytes: 60_000 * 66,
             cpu_s,
-            spread: 0.15,
+            round_rates: vec![100_000.0 * 0.6 / total_s, 200_000.0, 100_000.0, 80_000.0],
         };
         Results {
             calls: 10_000,
@@ -873,7 +927,7 @@ mod tests {
     fn the_summary_compares_fury_rs_with_the_best_other_codec() {
         let md = results().summary_table();
         // 120,000 against bincode's 100,000 calls/s; 10 against 12.5 us CPU per call.
-        assert!(md.contains("| 6 | UserModelList 1 | 120000 (same-schema) | 100000 (bincode) | 1.20x | 15% | 10.00 (same-schema) | 12.50 (bincode) | 1.25x | 2.00x |"), "{md}");
+        assert!(md.contains("| 6 | UserModelList 1 | 120000 (same-schema) | 100000 (bincode) | 1.20x | 100% | 1 of 4 | 10.00 (same-schema) | 12.50 (bincode) | 1.25x | 2.00x |"), "{md}");
     }
 
     #[test]

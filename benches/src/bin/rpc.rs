@@ -45,7 +45,7 @@ impl Cell<'_> {
                 self.clients,
                 row.codec,
                 row.rate(),
-                row.spread * 100.0,
+                row.spread() * 100.0,
                 row.bytes as f64 / row.calls as f64,
                 row.cpu_us()
             );
