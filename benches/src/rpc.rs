@@ -838,7 +838,7 @@ impl Results {
         }
         let ly = top + group_h * payloads.len() as f64 + 6.0;
         for (i, c) in codecs.iter().enumerate() {
-            let x = 20.0 + label_w + (i % 4) as f64 * 200.0;
+            let x = 20.0 + label_w + (i % 4) as f64 * 240.0;
             let y = ly + (i / 4) as f64 * 20.0;
             let _ = writeln!(
                 s,

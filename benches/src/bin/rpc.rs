@@ -6,7 +6,8 @@
 //! `-- --m 200` fewer calls per client; `-- --n 6,50` other client counts; `-- --rounds R`;
 //! `-- --out DIR` writes there instead of `benches/`;
 //! `-- --smoke` two clients, three calls each, every codec and payload, checks the echoes
-//! and writes nothing.
+//! and writes nothing; `-- --render` runs nothing and remakes the files from
+//! `rpc-results.tsv`.
 
 use fury_benches::data::{CustomerList, UserModelList};
 use fury_benches::rpc::{self, Codec, Furies, Payload, Results, Row};
@@ -60,9 +61,36 @@ fn customers(n: usize) -> CustomerList {
     list
 }
 
+/// Writes `rpc-results.tsv`, `RPC.md`, `rpc.svg` and the RPC section of `REPORT.md` in `out`.
+fn write(out: &std::path::Path, results: &Results) -> std::io::Result<()> {
+    let report_path = out.join("REPORT.md");
+    let report = std::fs::read_to_string(&report_path).unwrap_or_default();
+    std::fs::create_dir_all(out)?;
+    std::fs::write(out.join("rpc-results.tsv"), results.to_tsv())?;
+    std::fs::write(out.join("RPC.md"), results.markdown())?;
+    std::fs::write(out.join("rpc.svg"), results.svg())?;
+    std::fs::write(
+        &report_path,
+        rpc::splice_report(&report, &results.report_section()),
+    )
+}
+
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let started = Instant::now();
+    let out = arg("--out").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    if std::env::args().any(|a| a == "--render") {
+        let tsv = std::fs::read_to_string(out.join("rpc-results.tsv")).unwrap_or_default();
+        let Some(results) = Results::from_tsv(&tsv) else {
+            eprintln!("no readable rpc-results.tsv in {}", out.display());
+            std::process::exit(1);
+        };
+        if let Err(e) = write(&out, &results) {
+            eprintln!("cannot write the RPC results to {}: {e}", out.display());
+            std::process::exit(1);
+        }
+        return;
+    }
     let smoke = std::env::args().any(|a| a == "--smoke");
     let calls: usize = match arg("--m") {
         Some(m) => m.parse().expect("--m takes a number"),
@@ -127,19 +155,7 @@ async fn main() {
         },
         rows,
     };
-    let out = arg("--out").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
-    let report_path = out.join("REPORT.md");
-    let report = std::fs::read_to_string(&report_path).unwrap_or_default();
-    let written = std::fs::create_dir_all(&out)
-        .and_then(|()| std::fs::write(out.join("rpc-results.tsv"), results.to_tsv()))
-        .and_then(|()| std::fs::write(out.join("RPC.md"), results.markdown()))
-        .and_then(|()| std::fs::write(out.join("rpc.svg"), results.svg()))
-        .and_then(|()| {
-            std::fs::write(
-                &report_path,
-                rpc::splice_report(&report, &results.report_section()),
-            )
-        });
+    let written = write(&out, &results);
     if let Err(e) = written {
         eprintln!("cannot write the RPC results to {}: {e}", out.display());
         std::process::exit(1);
