@@ -93,9 +93,9 @@ impl<T> FuryCodec<T> {
 
     /// Shares type metadata across the frames of the connection (default: off): each
     /// TypeDef, and each name of a named type, is sent once, and later frames name it by a
-    /// back reference (see [`WriteMeta`]). Both ends must turn it on, with a fresh codec per connection; the
-    /// peer must be fury-rs (pyfory 1.7.7 resets the metadata after every message). Turning
-    /// it on discards what was shared so far.
+    /// back reference (see [`WriteMeta`]). Both ends must turn it on, with a fresh codec per
+    /// connection; the peer must be fury-rs (pyfory 1.7.7 resets the metadata after every
+    /// message). Turning it on discards what was shared so far.
     ///
     /// ```
     /// use tokio_util::codec::{Decoder, Encoder};

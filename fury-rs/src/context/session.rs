@@ -131,28 +131,28 @@ impl ReadMeta {
         self.string_bytes += bytes;
         earlier.extend(announced);
         self.strings = earlier;
-        if self.strings.len() > MAX_CONNECTION_META_STRINGS
-            || self.string_bytes > MAX_CONNECTION_META_STRING_BYTES
-        {
-            let (n, bytes) = (self.strings.len(), self.string_bytes);
+        let over = if self.strings.len() > MAX_CONNECTION_META_STRINGS {
+            Some((
+                "meta strings announced on one connection",
+                self.strings.len(),
+                MAX_CONNECTION_META_STRINGS,
+            ))
+        } else if self.string_bytes > MAX_CONNECTION_META_STRING_BYTES {
+            Some((
+                "bytes of the meta strings announced on one connection",
+                self.string_bytes,
+                MAX_CONNECTION_META_STRING_BYTES,
+            ))
+        } else {
+            None
+        };
+        if let Some((what, declared, limit)) = over {
             self.strings.clear();
             self.string_bytes = 0;
             return Err(Error::new(ErrorKind::LengthTooLarge {
-                what: if n > MAX_CONNECTION_META_STRINGS {
-                    "meta strings announced on one connection"
-                } else {
-                    "bytes of the meta strings announced on one connection"
-                },
-                declared: if n > MAX_CONNECTION_META_STRINGS {
-                    n as u64
-                } else {
-                    bytes as u64
-                },
-                limit: if n > MAX_CONNECTION_META_STRINGS {
-                    MAX_CONNECTION_META_STRINGS as u64
-                } else {
-                    MAX_CONNECTION_META_STRING_BYTES as u64
-                },
+                what,
+                declared: declared as u64,
+                limit: limit as u64,
             }));
         }
         Ok(())
@@ -170,6 +170,7 @@ impl WriteContext<'_> {
         }
         meta.strings_before = meta.strings.len();
         if !meta.strings.is_empty() {
+            meta.strings.continue_connection();
             let extra = self.extra.get_or_insert_with(take_write_extra);
             std::mem::swap(&mut extra.meta_strings, &mut meta.strings);
         }

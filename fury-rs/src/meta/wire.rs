@@ -202,6 +202,9 @@ const MAX_DYNAMIC_ID: usize = (1 << 31) - 2;
 pub struct MetaStringWriteState {
     written: Vec<EncodedMetaString>,
     index: HashMap<u64, u32, BuildHasherDefault<U64Hasher>>,
+    /// Ids below this were written by earlier messages of a connection (see
+    /// [`MetaStringWriteState::continue_connection`]).
+    earlier: usize,
 }
 
 impl MetaStringWriteState {
@@ -215,6 +218,16 @@ impl MetaStringWriteState {
     pub fn reset(&mut self) {
         self.written.clear();
         self.index.clear();
+        self.earlier = 0;
+    }
+
+    /// Marks the strings written so far as those of a connection's earlier messages. Those
+    /// are found by content, even the ones a stream dedupes only by identity (empty and very
+    /// long strings): within one stream pyfory's rule decides the bytes, but only fury-rs
+    /// reads the later messages of a connection, and without this a value that builds its
+    /// names afresh (a `Value` of a type without namespace) would add an id per message.
+    pub(crate) fn continue_connection(&mut self) {
+        self.earlier = self.written.len();
     }
 
     /// Forgets the strings written after the first `len` (those of a message that was
@@ -224,6 +237,7 @@ impl MetaStringWriteState {
             self.written.truncate(len);
             self.index.retain(|_, id| (*id as usize) < len);
         }
+        self.earlier = self.earlier.min(len);
     }
 
     /// Number of ids handed out so far.
@@ -237,6 +251,18 @@ impl MetaStringWriteState {
     }
 
     fn find(&self, s: &EncodedMetaString) -> Option<usize> {
+        let found = self.find_in_stream(s);
+        if found.is_none() && self.earlier > 0 {
+            return self
+                .written
+                .get(..self.earlier)?
+                .iter()
+                .position(|e| e == s);
+        }
+        found
+    }
+
+    fn find_in_stream(&self, s: &EncodedMetaString) -> Option<usize> {
         if self.written.len() <= LINEAR_SEARCH_MAX {
             return self.written.iter().position(|e| e.same(s));
         }
