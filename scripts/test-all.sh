@@ -108,6 +108,11 @@ echo "$(wc -l < target/conformance/kinds-pyfory.txt) streams identical"
 echo "== a pyfory 1.7.7 client and the Rust client call the Rust RPC server (tokio codec) on 127.0.0.1"
 bash scripts/rpc-check.sh "$venv/bin/python"
 
+echo "== the crates a user installs can be published: cargo package, with its verification build"
+# One command packages them together, so each verifies against the others' packaged sources.
+cargo package --quiet -p fury-types -p fury-derive -p fury -p fury-cli --allow-dirty
+echo "packaged: fury-types, fury-derive, fury, fury-cli"
+
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 # `cargo bench` builds the package's binaries too (with the bench profile): the report is one.
 cargo bench --quiet -p fury-benches --no-run

@@ -23,12 +23,8 @@ mod row;
 mod structs;
 mod unions;
 
-// The runtime's wire-type table and snake_case, shared as source (one copy of each).
-#[path = "../../fury-rs/src/types/snake.rs"]
-mod snake;
-#[allow(dead_code)]
-#[path = "../../fury-rs/src/types/table.rs"]
-mod table;
+// The wire-type table and snake_case the runtime uses too (one copy of each).
+use fury_types::{snake, table};
 
 use proc_macro::TokenStream;
 

@@ -2,9 +2,7 @@
 
 use crate::error::ErrorKind;
 
-pub(crate) mod snake;
-#[allow(dead_code)] // shared with the derive, which uses other parts of it
-pub(crate) mod table;
+pub(crate) use fury_types::{snake, table};
 
 /// Internal type ids of the xlang format, as pyfory 1.7.7 and the official crates number them.
 ///

@@ -1,8 +1,6 @@
 //! The wire types of the xlang format, one row each: the one table that the runtime, the derive
-//! (which includes this file through `#[path]`) and the Python tools (through
-//! `spec/wire-types.json`, which a test keeps equal to it) all read.
-//!
-//! This file stands alone (no `crate::` paths) so that another crate can include it.
+//! and the Python tools (through `spec/wire-types.json`, which a test of `fury` keeps equal to
+//! it) all read.
 
 /// What kind of value a wire type carries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

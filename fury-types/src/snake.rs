@@ -1,7 +1,6 @@
 //! The snake_case form of field names that the peers sort, fingerprint and match fields by.
 //!
-//! One copy for the runtime and the derive (which includes this file through `#[path]`), so
-//! this file stands alone.
+//! One copy for the runtime and the derive.
 
 /// Converts a field name to snake_case as the peers do: an upper-case letter starts a new word
 /// after a lower-case letter or a digit, or after an upper-case letter when a lower-case
