@@ -634,8 +634,8 @@ pub fn user_type(
     let any_reader = if cont.generics.lifetimes().next().is_none() {
         quote! {
             #[inline]
-            fn any_reader() -> ::std::option::Option<::fury::__private::AnyReader> {
-                ::std::option::Option::Some(::fury::__private::read_any_object::<Self>)
+            fn any_reader() -> ::std::option::Option<::fury::__private::AnyReaderSlot> {
+                ::fury::__private::any_reader::<Self>()
             }
         }
     } else {

@@ -3,7 +3,7 @@
 use crate::config::Config;
 use crate::context::{ReadContext, ReadMeta, WriteContext, WriteMeta};
 use crate::error::{Error, ErrorKind, Result};
-use crate::resolver::{Registration, Registry, TypeDefCache};
+use crate::registry::{Registration, Registry, TypeDefCache};
 use crate::serializer::{Deserialize, FuryObject, Serialize};
 use crate::types::header;
 use std::sync::Arc;

@@ -55,7 +55,7 @@ mod float16;
 pub mod frame;
 mod fury;
 mod meta;
-mod resolver;
+mod registry;
 pub mod row;
 mod serializer;
 mod temporal;
@@ -73,7 +73,7 @@ pub use crate::decimal::{Decimal, ParseDecimalError};
 pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
-pub use crate::resolver::{Registration, Registry, TypeDefCache, UserKind};
+pub use crate::registry::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
     AnyObject, ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map,
     Serialize, Set, Tagged, UInt8Array, UnknownCase, WireType,
@@ -95,9 +95,9 @@ pub mod __private {
     pub use crate::buffer::Room;
     pub use crate::context::{ReadContext, WriteContext};
     pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
-    pub use crate::resolver::plan::ReadPlan;
-    pub use crate::resolver::{TypeSlot, UserType};
-    pub use crate::serializer::any::{read_any_object, AnyReader};
+    pub use crate::registry::plan::ReadPlan;
+    pub use crate::registry::{AnyReaderSlot, TypeSlot, UserType};
+    pub use crate::serializer::any::{any_reader, read_any_object, AnyReader};
     pub use crate::serializer::compatible::{missing_field, read_evolved, skip_field};
     pub use crate::serializer::ext::{read_ext, write_ext};
     pub use crate::serializer::layout::{

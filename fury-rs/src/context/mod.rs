@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::TypeDef;
 use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
-use crate::resolver::{Registry, RemoteTypeDef, TypeDefCache};
+use crate::registry::{Registry, RemoteTypeDef, TypeDefCache};
 use crate::types::{RefFlag, TypeId};
 use std::sync::Arc;
 
@@ -19,6 +19,7 @@ mod session;
 mod shared;
 mod write;
 
+pub(crate) use pool::AnyTarget;
 use pool::*;
 use refs::ClearCell;
 pub use refs::RefSlot;

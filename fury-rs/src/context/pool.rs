@@ -49,7 +49,19 @@ pub(super) enum LastUserType {
     #[default]
     None,
     Value(crate::value::DynType),
-    Any(crate::serializer::any::AnyTarget),
+    Any(AnyTarget),
+}
+
+/// The registered type a `dyn AnyObject` type info named: its registry position, and for a
+/// compatible struct the TypeDef its bodies follow.
+#[derive(Clone)]
+pub(crate) struct AnyTarget {
+    /// The kind byte of the type info.
+    pub(crate) kind: TypeId,
+    /// The registry position of the type.
+    pub(crate) entry: u32,
+    /// The TypeDef of a compatible struct's bodies.
+    pub(crate) def: Option<Arc<RemoteTypeDef>>,
 }
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so

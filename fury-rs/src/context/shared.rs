@@ -10,7 +10,7 @@ pub(super) struct CurrentDef {
     pub(super) key: std::any::TypeId,
     /// `None`: the local TypeDef itself (the body is read as the local schema).
     pub(super) def: Option<Arc<RemoteTypeDef>>,
-    pub(super) plan: Option<(bool, Option<Arc<crate::resolver::plan::ReadPlan>>)>,
+    pub(super) plan: Option<(bool, Option<Arc<crate::registry::plan::ReadPlan>>)>,
 }
 
 /// A local TypeDef announced by the stream, kept inline while every TypeDef announced so far
@@ -222,7 +222,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// nothing and returns false (the caller takes the general path).
     pub(crate) fn read_local_typedef(
         &mut self,
-        entry: &crate::resolver::TypeEntry,
+        entry: &crate::registry::TypeEntry,
         key: std::any::TypeId,
     ) -> Result<bool> {
         let compress_int = self.config.compress_int;
@@ -318,8 +318,8 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     /// current integer encoding). Either compatible kind is accepted, as on the general
     /// path: the TypeDef names the type. Any other form is left to the general path.
     #[inline(always)]
-    pub(crate) fn is_local_typedef_ref<T: crate::resolver::UserType>(&self, head: [u8; 2]) -> bool {
-        let key = crate::resolver::type_key::<T>();
+    pub(crate) fn is_local_typedef_ref<T: crate::registry::UserType>(&self, head: [u8; 2]) -> bool {
+        let key = crate::registry::type_key::<T>();
         let memo = (key, u16::from_le_bytes(head));
         if self.direct_memo.get() == Some(memo) {
             return true;
@@ -346,7 +346,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// [`Self::is_local_typedef_ref`] once the TypeDefs moved to the general tables.
     #[inline(never)]
-    fn is_spilled_local_typedef<T: crate::resolver::UserType>(&self, index: usize) -> bool {
+    fn is_spilled_local_typedef<T: crate::registry::UserType>(&self, index: usize) -> bool {
         let Some(entry) = self.registry.get::<T>() else {
             return false;
         };
@@ -409,7 +409,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         &self,
         key: std::any::TypeId,
         compress_int: bool,
-    ) -> Option<Option<Arc<crate::resolver::plan::ReadPlan>>> {
+    ) -> Option<Option<Arc<crate::registry::plan::ReadPlan>>> {
         if let Some(l) = self.inline_local(key) {
             return (l.compress_int == compress_int).then_some(None);
         }
@@ -425,7 +425,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         &mut self,
         key: std::any::TypeId,
         compress_int: bool,
-        plan: Option<Arc<crate::resolver::plan::ReadPlan>>,
+        plan: Option<Arc<crate::registry::plan::ReadPlan>>,
     ) {
         if let Some(c) = self.extra_mut().current.iter_mut().find(|c| c.key == key) {
             c.plan = Some((compress_int, plan));
@@ -433,7 +433,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     }
 
     /// Records the registered type that a `dyn AnyObject` type info just named.
-    pub(crate) fn set_any_target(&mut self, target: crate::serializer::any::AnyTarget) {
+    pub(crate) fn set_any_target(&mut self, target: AnyTarget) {
         self.extra_mut().last_user_type = super::pool::LastUserType::Any(target);
     }
 
@@ -446,7 +446,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     }
 
     /// The registered type that the last `dyn AnyObject` type info named, if any.
-    pub(crate) fn any_target(&self) -> Option<crate::serializer::any::AnyTarget> {
+    pub(crate) fn any_target(&self) -> Option<AnyTarget> {
         match &self.extra.as_ref()?.last_user_type {
             super::pool::LastUserType::Any(t) => Some(t.clone()),
             _ => None,
@@ -466,7 +466,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 #[cfg(test)]
 mod tests {
     use super::{WriteContext, SHARED_INLINE};
-    use crate::resolver::Registry;
+    use crate::registry::Registry;
 
     #[test]
     fn shared_markers_number_types_in_order_past_the_inline_table() {

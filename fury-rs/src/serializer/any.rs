@@ -11,12 +11,12 @@
 
 use super::declared::{read_type_info_rest, TypeInfoRest};
 use super::{Deserialize, Map, Serialize, Set, UInt8Array, WireType};
-use crate::context::{ReadContext, RefSlot, WriteContext};
+use crate::context::{AnyTarget, ReadContext, RefSlot, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float16::{BF16, F16};
 use crate::meta::typedef::TypeDefRegistration;
 use crate::meta::MetaStringEncoder;
-use crate::resolver::{Registry, RemoteTypeDef, UserKind, UserType};
+use crate::registry::{AnyReaderSlot, Registry, UserKind, UserType};
 use crate::types::{RefFlag, TypeId};
 use std::any::Any;
 use std::rc::Rc;
@@ -353,6 +353,14 @@ impl std::fmt::Debug for dyn AnyObject {
 pub type AnyReader =
     for<'de, 'r> fn(&mut ReadContext<'de, 'r>, TypeId) -> Result<Box<dyn AnyObject>>;
 
+/// The [`AnyReader`] of a registered type `T`, as its registry entry keeps it.
+pub fn any_reader<T>() -> Option<AnyReaderSlot>
+where
+    T: UserType + super::DeserializeOwned + AnyObject,
+{
+    Some(AnyReaderSlot::new::<AnyReader>(read_any_object::<T>))
+}
+
 /// The [`AnyReader`] of a registered type `T`.
 pub fn read_any_object<T>(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<Box<dyn AnyObject>>
 where
@@ -360,16 +368,6 @@ where
 {
     ctx.charge(std::mem::size_of::<T>())?;
     Ok(Box::new(T::read_typed(ctx, id)?))
-}
-
-/// The registered type a `dyn AnyObject` type info named: its registry position, and for a
-/// compatible struct the TypeDef its bodies follow.
-#[derive(Clone)]
-pub(crate) struct AnyTarget {
-    /// The kind byte of the type info.
-    kind: TypeId,
-    entry: u32,
-    def: Option<Arc<RemoteTypeDef>>,
 }
 
 /// Reads the rest of a type info whose kind byte `id` was read (at `at`), and for a user
@@ -450,7 +448,11 @@ fn read_any<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Box<dyn A
             ),
         })
     })?;
-    let read = entry.any_reader.ok_or_else(|| {
+    let read = entry
+        .any_reader
+        .as_ref()
+        .and_then(|r| r.get::<AnyReader>().copied());
+    let read = read.ok_or_else(|| {
         ctx.error(ErrorKind::Unsupported {
             what: format!("{} cannot be read as a dyn AnyObject", entry.rust_name),
         })

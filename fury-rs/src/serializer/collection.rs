@@ -319,7 +319,7 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
             // numbers every value but those of the four untracked kinds.
             let mixed = elem_id.is_none() && header & elements::TRACK_REF != 0;
             if mixed && item.dynamic_refs() {
-                ctx.set_count(Some(crate::value::tracked_among_mixed(id)));
+                ctx.set_count(Some(id.is_tracked_among_mixed()));
                 let v = item.read(ctx, Some(id));
                 ctx.set_count(None);
                 v?
@@ -341,7 +341,7 @@ macro_rules! set_impl {
             const TYPE_ID: TypeId = TypeId::Set;
             const REF_TYPE: bool = true;
             fn field_type(
-                registry: &crate::resolver::Registry,
+                registry: &crate::registry::Registry,
                 compatible: bool,
             ) -> crate::meta::typedef::FieldType {
                 super::collection_field_type::<T>(TypeId::Set, registry, compatible)
@@ -437,7 +437,7 @@ impl<T: WireType> WireType for List<T> {
     const TYPE_ID: TypeId = TypeId::List;
     const REF_TYPE: bool = true;
     fn field_type(
-        registry: &crate::resolver::Registry,
+        registry: &crate::registry::Registry,
         compatible: bool,
     ) -> crate::meta::typedef::FieldType {
         super::collection_field_type::<T>(TypeId::List, registry, compatible)
@@ -513,7 +513,7 @@ impl<T: WireType> WireType for Set<T> {
     const TYPE_ID: TypeId = TypeId::Set;
     const REF_TYPE: bool = true;
     fn field_type(
-        registry: &crate::resolver::Registry,
+        registry: &crate::registry::Registry,
         compatible: bool,
     ) -> crate::meta::typedef::FieldType {
         super::collection_field_type::<T>(TypeId::Set, registry, compatible)

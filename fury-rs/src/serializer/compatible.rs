@@ -8,8 +8,8 @@ use super::{read_type_info, Deserialize};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::FieldType;
-use crate::resolver::plan::{build_plan, ReadPlan};
-use crate::resolver::RemoteTypeDef;
+use crate::registry::plan::{build_plan, ReadPlan};
+use crate::registry::RemoteTypeDef;
 use crate::types::{RefFlag, TypeId};
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ pub fn plan_for<'de, T: FuryObject>(
     ctx: &mut ReadContext<'de, '_>,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
-    let key = crate::resolver::type_key::<T>();
+    let key = crate::registry::type_key::<T>();
     if let Some(plan) = ctx.cached_plan(key, compress_int) {
         return Ok(plan);
     }
@@ -38,7 +38,7 @@ fn resolve_plan<'de, T: FuryObject>(
     remote: &RemoteTypeDef,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
-    let key = crate::resolver::type_key::<T>();
+    let key = crate::registry::type_key::<T>();
     let entry = ctx.registry().entry::<T>()?;
     let local = entry.local_typedef(ctx.registry(), compress_int)?;
     if local.header == remote.def.header {

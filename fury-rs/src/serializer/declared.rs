@@ -70,7 +70,7 @@ fn check_fits(ctx: &ReadContext<'_, '_>, t: &FieldType, wire: TypeId) -> Result<
 
 /// Whether values of the declared type `id` take reference ids in tracked positions.
 fn tracked_kind(id: u8) -> bool {
-    TypeId::from_u8(id).is_some_and(crate::value::tracked_kind)
+    TypeId::from_u8(id).is_some_and(TypeId::is_tracked)
 }
 
 /// Reads a value declared as `t` (with its null flag if `t` is nullable): payload only where
@@ -253,7 +253,7 @@ pub(crate) enum TypeInfoRest<'r> {
     ),
     /// The shared TypeDef that names the type (compatible structs; named kinds in
     /// compatible mode).
-    TypeDef(std::sync::Arc<crate::resolver::RemoteTypeDef>),
+    TypeDef(std::sync::Arc<crate::registry::RemoteTypeDef>),
 }
 
 /// Reads what follows the kind byte `id` of a dynamic value's type info: the user id, the
@@ -304,7 +304,7 @@ pub(crate) fn dynamic_type_info_rest<'de>(
 pub(crate) fn current_body_typedef(
     ctx: &ReadContext<'_, '_>,
     key: std::any::TypeId,
-) -> Result<std::sync::Arc<crate::resolver::RemoteTypeDef>> {
+) -> Result<std::sync::Arc<crate::registry::RemoteTypeDef>> {
     ctx.current_typedef(key).ok_or_else(|| {
         ctx.error(ErrorKind::Invalid {
             what: "a compatible struct body without its TypeDef".to_string(),

@@ -370,7 +370,7 @@ macro_rules! map_impl {
             const TYPE_ID: TypeId = TypeId::Map;
             const REF_TYPE: bool = true;
             fn field_type(
-                registry: &crate::resolver::Registry,
+                registry: &crate::registry::Registry,
                 compatible: bool,
             ) -> crate::meta::typedef::FieldType {
                 super::map_field_type::<K, V>(registry, compatible)
@@ -451,7 +451,7 @@ impl<K: WireType, V: WireType> WireType for Map<K, V> {
     const TYPE_ID: TypeId = TypeId::Map;
     const REF_TYPE: bool = true;
     fn field_type(
-        registry: &crate::resolver::Registry,
+        registry: &crate::registry::Registry,
         compatible: bool,
     ) -> crate::meta::typedef::FieldType {
         super::map_field_type::<K, V>(registry, compatible)

@@ -42,7 +42,7 @@ pub use wrapper::{Fixed, Tagged};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::meta::typedef::FieldType;
-use crate::resolver::Registry;
+use crate::registry::Registry;
 use crate::types::TypeId;
 
 /// What a type is on the wire: its type id and the facts about it that containers, struct

@@ -7,7 +7,7 @@ use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::TypeDefRegistration;
 use crate::meta::MetaStringEncoder;
-use crate::resolver::{Registration, UserKind, UserType};
+use crate::registry::{Registration, UserKind, UserType};
 use crate::types::{RefFlag, TypeId};
 
 /// A user type (struct or enum) that can be registered on a `Fury` instance.
@@ -210,7 +210,7 @@ fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result
 #[inline(always)]
 fn write_shared_type_info(
     ctx: &mut WriteContext,
-    entry: &crate::resolver::TypeEntry,
+    entry: &crate::registry::TypeEntry,
     kind: TypeId,
 ) -> Result<()> {
     let (marker, first) = ctx.shared_marker(entry.index());
@@ -260,7 +260,7 @@ pub fn take_local_typedef_info<'de, T: FuryObject>(ctx: &mut ReadContext<'de, '_
     if !ctx.reader.take_if(struct_kind_of(named, true) as u8) {
         return Ok(false);
     }
-    if ctx.read_local_typedef(entry, crate::resolver::type_key::<T>())? {
+    if ctx.read_local_typedef(entry, crate::registry::type_key::<T>())? {
         return Ok(true);
     }
     ctx.reader.rewind_to(start)?;
@@ -304,7 +304,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
             return Err(mismatch(id.name().to_string()));
         }
         if T::KIND == UserKind::Struct
-            && ctx.read_local_typedef(entry, crate::resolver::type_key::<T>())?
+            && ctx.read_local_typedef(entry, crate::registry::type_key::<T>())?
         {
             return Ok(());
         }
@@ -327,7 +327,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
             return Err(mismatch(format!("a TypeDef of {:?}", def.def.registration)));
         }
         if T::KIND == UserKind::Struct {
-            ctx.set_current_typedef(crate::resolver::type_key::<T>(), def);
+            ctx.set_current_typedef(crate::registry::type_key::<T>(), def);
         }
         return Ok(());
     }
@@ -355,7 +355,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
 
 /// The kind a struct `T` is written with under `registry` (by id or by name) and mode.
 pub fn struct_kind<T: FuryObject>(
-    registry: &crate::resolver::Registry,
+    registry: &crate::registry::Registry,
     compatible: bool,
 ) -> TypeId {
     struct_kind_of(registry.is_named::<T>(), compatible)
@@ -592,7 +592,7 @@ pub fn fingerprint_field<F: Serialize>(
 ) {
     out.push_str(name);
     out.push(',');
-    let t = F::field_type(&crate::resolver::Registry::default(), false);
+    let t = F::field_type(&crate::registry::Registry::default(), false);
     super::render_fingerprint(out, &t, track_ref, nullable);
     out.push(';');
 }
@@ -658,7 +658,7 @@ impl Default for SchemaHash {
 /// (a `static` in generated code would be shared by every instantiation).
 #[inline]
 pub fn registry_schema_hash<T: FuryObject>(
-    registry: &crate::resolver::Registry,
+    registry: &crate::registry::Registry,
     compress_int: bool,
     make: fn(bool) -> String,
 ) -> i32 {
@@ -725,8 +725,8 @@ pub fn bad_enum_variant<'de, T>(ctx: &ReadContext<'de, '_>, at: usize, found: u3
 }
 
 /// Writes the namespace and type name of a named type (with per-stream deduplication).
-fn write_type_name(entry: &crate::resolver::TypeEntry, ctx: &mut WriteContext) -> Result<()> {
-    let n = crate::resolver::names(entry)?;
+fn write_type_name(entry: &crate::registry::TypeEntry, ctx: &mut WriteContext) -> Result<()> {
+    let n = entry.encoded_names()?;
     ctx.write_meta_string(&n.namespace);
     ctx.write_meta_string(&n.type_name);
     Ok(())
@@ -734,10 +734,10 @@ fn write_type_name(entry: &crate::resolver::TypeEntry, ctx: &mut WriteContext) -
 
 /// Reads the namespace and type name of a named type and checks them against `entry`.
 fn read_type_name<'de>(
-    entry: &crate::resolver::TypeEntry,
+    entry: &crate::registry::TypeEntry,
     ctx: &mut ReadContext<'de, '_>,
 ) -> Result<()> {
-    let n = crate::resolver::names(entry)?;
+    let n = entry.encoded_names()?;
     let at = ctx.reader.position();
     let (ns, ty) = ctx.read_type_name_strings()?;
     if ns.matches(&n.namespace) && ty.matches(&n.type_name) {
@@ -771,7 +771,7 @@ pub trait StructBody: FuryObject + super::layout::StructLayout {
     /// The schema fingerprint for `compress_int` (see `spec/`).
     fn fingerprint(compress_int: bool) -> String;
     /// The same-schema hash for `compress_int`, cached.
-    fn schema_hash(registry: &crate::resolver::Registry, compress_int: bool) -> i32;
+    fn schema_hash(registry: &crate::registry::Registry, compress_int: bool) -> i32;
     /// One body: the hash (if any) and the fields in wire order.
     fn write_body(
         &self,
@@ -792,7 +792,7 @@ pub trait StructRead<'de>: StructBody + Deserialize<'de> {
     /// The fields of a peer's TypeDef, matched to the local ones by `plan`.
     fn read_plan(
         ctx: &mut ReadContext<'de, '_>,
-        plan: &crate::resolver::plan::ReadPlan,
+        plan: &crate::registry::plan::ReadPlan,
     ) -> Result<Self>;
     /// The fields in the local wire order on the direct path ([`Deserialize::read_direct`]);
     /// only called when `Self::DIRECT`.
@@ -851,7 +851,7 @@ pub fn struct_write_direct<T: StructBody>(v: &T, ctx: &mut WriteContext) -> bool
     let compress_int = ctx.compress_int();
     let registry = ctx.registry();
     if ctx.compatible() {
-        let key = crate::resolver::type_key::<T>();
+        let key = crate::registry::type_key::<T>();
         let (kind, marker) = match ctx.direct_memo {
             Some((k, kind, marker)) if k == key => (kind, marker),
             _ => {

@@ -12,7 +12,7 @@ use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::FieldType;
-use crate::resolver::Registry;
+use crate::registry::Registry;
 use crate::types::{RefFlag, TypeId};
 use std::rc::Rc;
 use std::sync::Arc;

@@ -18,7 +18,7 @@ impl WireType for Skipped {
     const NULLABLE: bool = true;
     const FIELD_NULLABLE: bool = false;
 
-    fn needs_type_info(_registry: &crate::resolver::Registry) -> bool {
+    fn needs_type_info(_registry: &crate::registry::Registry) -> bool {
         true
     }
 }

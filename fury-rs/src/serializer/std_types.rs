@@ -25,7 +25,7 @@ use crate::buffer::{Reader, Writer};
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::FieldType;
-use crate::resolver::Registry;
+use crate::registry::Registry;
 use crate::types::table::Family;
 use crate::types::TypeId;
 use std::borrow::Cow;

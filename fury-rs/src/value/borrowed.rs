@@ -3,14 +3,13 @@
 
 use super::codec::{
     begin_ref_dyn, from_ref_dyn, keep_ref_dyn, read_root_dyn, read_type_info_rest_dyn,
-    read_typed_dyn, tracked_among_mixed, tracked_kind, write_dyn_ref_flag, write_leaf, DynValue,
-    Holds,
+    read_typed_dyn, write_dyn_ref_flag, write_leaf, DynValue, Holds,
 };
 use super::{EnumValue, StructValue, UnionValue, Value};
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::float16::{BF16, F16};
-use crate::resolver::{Registry, RemoteTypeDef};
+use crate::registry::{Registry, RemoteTypeDef};
 use crate::serializer::array::{read_dense, write_dense};
 use crate::serializer::declared::Dynamic;
 use crate::serializer::{
@@ -674,12 +673,12 @@ impl Serialize for ValueRef<'_> {
     fn is_ref_type(&self) -> bool {
         // The kinds pyfory tracks with reference tracking on (the type table's), and back
         // references.
-        self.is_back_ref() || tracked_kind(self.type_id())
+        self.is_back_ref() || self.type_id().is_tracked()
     }
 
     #[inline]
     fn is_ref_among_mixed(&self) -> bool {
-        !matches!(self, ValueRef::Ref(_)) && tracked_among_mixed(self.type_id())
+        !matches!(self, ValueRef::Ref(_)) && self.type_id().is_tracked_among_mixed()
     }
 
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {

@@ -4,7 +4,7 @@
 use super::Value;
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{ErrorKind, Result};
-use crate::resolver::{Registry, RemoteTypeDef};
+use crate::registry::{Registry, RemoteTypeDef};
 use crate::serializer::array::{read_dense, write_dense};
 use crate::serializer::declared::{
     current_body_typedef, dynamic_type_info_rest, read_declared, Dynamic,
@@ -152,7 +152,7 @@ impl<'de> DynValue<'de> for Value {
 /// Reads the body of a compatible struct described by `def` as a struct of the form `V`.
 fn read_struct_value<'de, V: DynValue<'de>>(
     ctx: &mut ReadContext<'de, '_>,
-    def: &std::sync::Arc<crate::resolver::RemoteTypeDef>,
+    def: &std::sync::Arc<crate::registry::RemoteTypeDef>,
 ) -> Result<V> {
     if !def.def.is_struct() {
         // Read as a struct, it could not be written back as one.
@@ -170,7 +170,7 @@ fn read_struct_value<'de, V: DynValue<'de>>(
     let mut fields = Vec::with_capacity(def.def.fields.len());
     for f in &def.def.fields {
         let v = read_declared::<V>(ctx, &f.field_type)?;
-        fields.push((crate::resolver::plan::name_of(&f.id), v));
+        fields.push((crate::registry::plan::name_of(&f.id), v));
     }
     ctx.leave();
     Ok(V::structure(type_name, fields, def.clone()))
@@ -265,12 +265,12 @@ impl Serialize for Value {
     fn is_ref_type(&self) -> bool {
         // The kinds pyfory tracks with reference tracking on (the type table's), and back
         // references.
-        self.is_back_ref() || tracked_kind(self.type_id())
+        self.is_back_ref() || self.type_id().is_tracked()
     }
 
     #[inline]
     fn is_ref_among_mixed(&self) -> bool {
-        !matches!(self, Value::Ref(_)) && tracked_among_mixed(self.type_id())
+        !matches!(self, Value::Ref(_)) && self.type_id().is_tracked_among_mixed()
     }
 
     fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
@@ -452,7 +452,7 @@ pub(super) fn read_typed_dyn<'de, V: DynValue<'de>>(
         let counted = ctx.take_count();
         let root = ctx.take_canon_root();
         // A null is written `fd` wherever it is: it never takes an id.
-        if counted.unwrap_or(root || tracked_kind(id)) && id != TypeId::None {
+        if counted.unwrap_or(root || id.is_tracked()) && id != TypeId::None {
             ctx.bump_canon();
         }
     }
@@ -686,26 +686,4 @@ fn read_leaf<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Value> {
             }))
         }
     })
-}
-
-/// Whether a value of type `id` takes a reference id as an element of a tracked list of
-/// mixed types: every kind but the inline ones (bool, the integers, float32/64, string) and
-/// the null, as pyfory writes every object there through its reference table but Python's
-/// `str`, `int`, `bool` and `float` (spec 09 §9.5).
-pub(crate) fn tracked_among_mixed(id: TypeId) -> bool {
-    use crate::types::table::Family;
-    let inline = match id.row().family {
-        Family::Bool | Family::Int | Family::String => true,
-        Family::Float => matches!(id, TypeId::Float32 | TypeId::Float64),
-        Family::None => true,
-        _ => false,
-    };
-    !inline
-}
-
-/// The kinds a writer tracks (gives a reference id) with tracking on: what
-/// `Value::is_ref_type` says of a value, by its type id.
-pub(crate) fn tracked_kind(id: TypeId) -> bool {
-    let row = id.row();
-    row.tracked || row.family == crate::types::table::Family::Struct
 }

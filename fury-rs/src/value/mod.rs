@@ -6,7 +6,6 @@ mod user_type;
 mod write;
 
 pub use borrowed::{StructRef, UnionRef, ValueRef};
-pub(crate) use codec::{tracked_among_mixed, tracked_kind};
 pub(crate) use user_type::DynType;
 pub use user_type::{EnumValue, UnionValue};
 
@@ -190,7 +189,7 @@ pub struct StructValue {
     /// Field names (or `#<tag id>`) and values, in wire order.
     pub fields: Vec<(String, Value)>,
     /// The TypeDef the value was read with, if it was read from a stream.
-    typedef: Option<std::sync::Arc<crate::resolver::RemoteTypeDef>>,
+    typedef: Option<std::sync::Arc<crate::registry::RemoteTypeDef>>,
 }
 
 /// Equality compares the type name and the fields; the TypeDef a value was read with is
@@ -215,7 +214,7 @@ impl StructValue {
     pub(crate) fn with_typedef(
         type_name: String,
         fields: Vec<(String, Value)>,
-        typedef: std::sync::Arc<crate::resolver::RemoteTypeDef>,
+        typedef: std::sync::Arc<crate::registry::RemoteTypeDef>,
     ) -> Self {
         StructValue {
             type_name,

@@ -8,7 +8,7 @@ use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{TypeDef, TypeDefRegistration};
 use crate::meta::MetaStringEncoder;
-use crate::resolver::{EncodedTypeName, RemoteTypeDef, UserKind};
+use crate::registry::{EncodedTypeName, RemoteTypeDef, UserKind};
 use crate::serializer::declared::{read_type_info_rest, TypeInfoRest};
 use crate::types::TypeId;
 use std::sync::Arc;

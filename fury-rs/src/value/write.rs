@@ -6,7 +6,7 @@ use super::{StructValue, Value};
 use crate::context::WriteContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, FieldType, TypeDefRegistration, BY_NAME_FLAG};
-use crate::resolver::UserKind;
+use crate::registry::UserKind;
 use crate::serializer::declared::{inline_kind, is_struct_kind};
 use crate::serializer::{write_elements, write_map, Serialize};
 use crate::types::{RefFlag, TypeId};
@@ -56,7 +56,7 @@ fn registrations(type_name: &str) -> Vec<TypeDefRegistration> {
 #[derive(Clone, Copy)]
 pub(super) struct StructHead<'a> {
     pub(super) type_name: &'a str,
-    pub(super) typedef: Option<&'a std::sync::Arc<crate::resolver::RemoteTypeDef>>,
+    pub(super) typedef: Option<&'a std::sync::Arc<crate::registry::RemoteTypeDef>>,
 }
 
 impl StructValue {
@@ -155,7 +155,7 @@ pub(super) fn struct_body(s: &StructValue, ctx: &mut WriteContext) -> Result<()>
         let declared: Vec<String> = sc
             .fields
             .iter()
-            .map(|f| crate::resolver::plan::name_of(&f.id))
+            .map(|f| crate::registry::plan::name_of(&f.id))
             .collect();
         let extra: Vec<&str> = s
             .fields
@@ -188,7 +188,7 @@ pub(super) fn struct_body(s: &StructValue, ctx: &mut WriteContext) -> Result<()>
     }
     ctx.enter()?;
     for (i, f) in sc.fields.iter().enumerate() {
-        let name = crate::resolver::plan::name_of(&f.id);
+        let name = crate::registry::plan::name_of(&f.id);
         let v = match s.fields.get(i) {
             Some((n, v)) if *n == name => Some(v),
             _ => s.get(&name),
@@ -228,7 +228,7 @@ fn tracked(t: &FieldType, ctx: &WriteContext) -> bool {
 /// dynamic value (`read_declared`) counts exactly the values given an id here.
 fn write_declared(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()> {
     let any = t.type_id == TypeId::Unknown as u8;
-    let numbered = any || TypeId::from_u8(t.type_id).is_some_and(super::codec::tracked_kind);
+    let numbered = any || TypeId::from_u8(t.type_id).is_some_and(TypeId::is_tracked);
     if tracked(t, ctx) && numbered {
         if v.write_ref_flag(ctx, true)? {
             return Ok(());
@@ -320,7 +320,7 @@ const HAS_NULL: u8 = 0x02;
 
 /// Whether elements of declared type `id` take reference ids with tracking on.
 fn tracked_elements(id: u8) -> bool {
-    TypeId::from_u8(id).is_some_and(super::codec::tracked_kind)
+    TypeId::from_u8(id).is_some_and(TypeId::is_tracked)
 }
 
 /// The flag of a list element, if the list flags its elements; true when nothing more
@@ -445,7 +445,7 @@ fn write_declared_map(
     // With tracking on, a side of a tracked kind carries flags and ids (spec 09 §9.6), which
     // this writer does not produce for declared maps yet; nor for a tracked value (a list, a
     // struct...) on an `any` side.
-    let tracked_value = |v: &Value| super::codec::tracked_kind(v.type_id());
+    let tracked_value = |v: &Value| v.type_id().is_tracked();
     if ctx.ref_tracking()
         && (tracked_elements(kt.type_id)
             || tracked_elements(vt.type_id)

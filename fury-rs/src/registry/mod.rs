@@ -2,9 +2,11 @@
 
 mod names;
 pub(crate) mod plan;
-mod registry;
+mod table;
 mod typedef_cache;
 
-pub(crate) use names::{names, EncodedTypeName};
-pub use registry::{type_key, Registration, Registry, TypeEntry, TypeSlot, UserKind, UserType};
+pub(crate) use names::EncodedTypeName;
+pub use table::{
+    type_key, AnyReaderSlot, Registration, Registry, TypeEntry, TypeSlot, UserKind, UserType,
+};
 pub use typedef_cache::{RemoteTypeDef, TypeDefCache};

@@ -1,5 +1,6 @@
 //! The registry of user types (structs and enums) of one `Fury` instance.
 
+use super::names::EncodedTypeName;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, TypeDef, TypeDefRegistration};
 use crate::types::TypeId;
@@ -90,8 +91,35 @@ pub trait UserType {
     /// Reads a value of this type into a `Box<dyn AnyObject>` once its type info was read:
     /// how a `dyn AnyObject` field finds the concrete type a peer named. `None` for types
     /// that borrow from their input (they cannot be boxed as `'static`).
-    fn any_reader() -> Option<crate::serializer::any::AnyReader> {
+    fn any_reader() -> Option<AnyReaderSlot> {
         None
+    }
+}
+
+/// How a registered type is read as a `Box<dyn AnyObject>` once its type info was read (see
+/// [`UserType::any_reader`]). The reader's signature names the read context, which sits
+/// above the registry, so the registry keeps it as an opaque value and the `dyn AnyObject`
+/// reader takes its type back out.
+#[doc(hidden)]
+#[derive(Clone)]
+pub struct AnyReaderSlot(Arc<dyn std::any::Any + Send + Sync>);
+
+impl AnyReaderSlot {
+    /// Keeps `reader`.
+    pub fn new<F: std::any::Any + Send + Sync>(reader: F) -> Self {
+        AnyReaderSlot(Arc::new(reader))
+    }
+
+    /// The reader, if it is an `F`.
+    #[inline]
+    pub(crate) fn get<F: std::any::Any>(&self) -> Option<&F> {
+        self.0.downcast_ref()
+    }
+}
+
+impl std::fmt::Debug for AnyReaderSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AnyReaderSlot")
     }
 }
 
@@ -130,7 +158,7 @@ pub struct TypeEntry {
     pub rust_name: &'static str,
     /// Wire bytes of the namespace and type name meta strings (first occurrence form),
     /// prepared at registration for named types.
-    pub(crate) names: Option<super::names::EncodedTypeName>,
+    pub(crate) names: Option<EncodedTypeName>,
     /// The whole type info of an id registration as written outside compatible mode (kind
     /// byte, then the id as varuint32), in the low bytes of a little-endian word, with its
     /// length. `None` for named types.
@@ -143,7 +171,7 @@ pub struct TypeEntry {
     /// share the derive's `static` caches); built on first use.
     pub(crate) schema_hashes: [OnceLock<i32>; 2],
     /// Reads a value of this type as a `dyn AnyObject` (see [`UserType::any_reader`]).
-    pub(crate) any_reader: Option<crate::serializer::any::AnyReader>,
+    pub(crate) any_reader: Option<AnyReaderSlot>,
 }
 
 /// The TypeDef of a local type, as written in compatible mode.
@@ -175,6 +203,16 @@ impl TypeEntry {
 }
 
 impl TypeEntry {
+    /// The encoded names of a type registered by name, or the error saying it is registered
+    /// by id.
+    pub(crate) fn encoded_names(&self) -> Result<&EncodedTypeName> {
+        self.names.as_ref().ok_or_else(|| {
+            Error::new(ErrorKind::Invalid {
+                what: format!("{} is not registered by name", self.rust_name),
+            })
+        })
+    }
+
     /// The registry key of the Rust type (see [`type_key`]).
     #[inline]
     pub(crate) fn key(&self) -> std::any::TypeId {
@@ -365,7 +403,7 @@ impl Registry {
                 self.has_named = true;
                 self.by_name
                     .insert((namespace.clone(), type_name.clone()), key);
-                Some(super::names::EncodedTypeName::new(namespace, type_name)?)
+                Some(EncodedTypeName::new(namespace, type_name)?)
             }
         };
         let index = u32::try_from(self.entries.len()).map_err(|_| {

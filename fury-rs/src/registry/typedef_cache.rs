@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, RwLock};
 pub struct RemoteTypeDef {
     /// The parsed definition.
     pub def: TypeDef,
-    pub(crate) plans: Mutex<Vec<(std::any::TypeId, bool, Arc<crate::resolver::plan::ReadPlan>)>>,
+    pub(crate) plans: Mutex<Vec<(std::any::TypeId, bool, Arc<crate::registry::plan::ReadPlan>)>>,
 }
 
 impl RemoteTypeDef {

@@ -1,7 +1,7 @@
 //! The namespace and type name of a named registration, encoded once at registration (the
 //! serializer writes and checks them per stream, with meta-string deduplication).
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::meta::{EncodedMetaString, MetaStringEncoder};
 
 /// Namespace and type name of a named type, ready to be written as meta strings.
@@ -18,13 +18,4 @@ impl EncodedTypeName {
             type_name: EncodedMetaString::new(&MetaStringEncoder::type_name().encode(type_name)?),
         })
     }
-}
-
-/// The encoded names of `entry`, or the error saying it is registered by id.
-pub(crate) fn names(entry: &super::TypeEntry) -> Result<&EncodedTypeName> {
-    entry.names.as_ref().ok_or_else(|| {
-        Error::new(ErrorKind::Invalid {
-            what: format!("{} is not registered by name", entry.rust_name),
-        })
-    })
 }
