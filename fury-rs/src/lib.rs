@@ -62,7 +62,7 @@ mod temporal;
 mod types;
 mod value;
 
-pub use crate::buffer::{Reader, Writer};
+pub use crate::buffer::{ArrayView, Reader, Writer};
 pub use crate::context::{
     ReadContext, ReadMeta, WriteContext, WriteMeta, MAX_CONNECTION_META_STRINGS,
     MAX_CONNECTION_TYPEDEFS,
@@ -75,8 +75,8 @@ pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::registry::{Registration, Registry, TypeDefCache, UserKind};
 pub use crate::serializer::{
-    AnyObject, ArrayView, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map,
-    Serialize, Set, Tagged, UInt8Array, UnknownCase, WireType,
+    AnyObject, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map, Serialize, Set,
+    Tagged, UInt8Array, UnknownCase, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp, NANOS_PER_SEC};
 pub use crate::types::{RefFlag, TypeId};

@@ -2,6 +2,7 @@
 //! raw byte runs. [`Writer`] appends to a reusable `Vec<u8>`; [`Reader`] decodes a `&[u8]`
 //! with bounds checks on every read.
 
+mod array_view;
 mod numbers;
 mod reader;
 mod room;
@@ -9,6 +10,7 @@ mod text;
 mod utf8;
 mod writer;
 
+pub use array_view::{ArrayView, ViewElement};
 pub(crate) use numbers::bytes_as_i8;
 pub use numbers::LeNumber;
 pub use reader::Reader;

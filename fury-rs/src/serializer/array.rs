@@ -2,7 +2,7 @@
 //! `varuint32 byte length | elements, little-endian, back to back`.
 
 use super::Deserialize;
-use crate::buffer::{Reader, Writer};
+use crate::buffer::{ArrayView, Reader, ViewElement, Writer};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
 use crate::float16::{BF16, F16};
@@ -387,135 +387,23 @@ impl<'de: 'a, 'a> Deserialize<'de> for &'a [i8] {
     }
 }
 
-/// A number that an [`ArrayView`] can hold: the integers, the binary floats and the
-/// half-precision floats ([`F16`], [`BF16`]).
-#[doc(hidden)]
-pub trait ViewElement: Copy + super::WireType + 'static {
-    /// Encoded size in bytes.
-    const SIZE: usize;
-    /// Decodes one element from its little-endian bytes (`bytes.len() == SIZE`).
-    fn from_le_slice(bytes: &[u8]) -> Option<Self>;
-}
-
-macro_rules! view_number {
-    ($($t:ty),*) => {$(
-        impl ViewElement for $t {
-            const SIZE: usize = <$t as crate::buffer::LeNumber>::SIZE;
-            #[inline]
-            fn from_le_slice(bytes: &[u8]) -> Option<Self> {
-                <$t as crate::buffer::LeNumber>::from_le_slice(bytes)
-            }
-        }
-    )*};
-}
-view_number!(i16, i32, i64, u16, u32, u64, f32, f64, u8, i8);
-
-macro_rules! view_half {
-    ($($t:ident),*) => {$(
-        impl ViewElement for $t {
-            const SIZE: usize = 2;
-            #[inline]
-            fn from_le_slice(bytes: &[u8]) -> Option<Self> {
-                bytes.try_into().ok().map(u16::from_le_bytes).map($t)
-            }
-        }
-    )*};
-}
-view_half!(F16, BF16);
-
-/// A dense numeric array (`INT32_ARRAY`, `FLOAT64_ARRAY`, ...) read in place: the bytes stay
-/// in the input and elements are decoded (little-endian, no alignment needed) when asked
-/// for, so reading a million-element array takes the same time as reading an empty one.
-///
-/// ```
-/// use fury::ArrayView;
-///
-/// let fury = fury::Fury::default();
-/// let bytes = fury.serialize(&vec![1.5f64, -2.0, 4.25]).unwrap();
-/// let view: ArrayView<f64> = fury.deserialize(&bytes).unwrap();
-/// assert_eq!(view.len(), 3);
-/// assert_eq!(view.get(2), Some(4.25));
-/// assert_eq!(view.iter().sum::<f64>(), 3.75);
-/// assert_eq!(view.to_vec(), [1.5, -2.0, 4.25]);
-/// ```
-#[derive(Clone, Copy)]
-pub struct ArrayView<'de, T> {
-    bytes: &'de [u8],
-    _element: std::marker::PhantomData<T>,
-}
-
-impl<'de, T: ViewElement> ArrayView<'de, T> {
-    /// The number of elements.
-    #[inline]
-    pub fn len(&self) -> usize {
-        self.bytes.len() / T::SIZE
-    }
-
-    /// True when there are no elements.
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.bytes.is_empty()
-    }
-
-    /// Element `i`, if there is one.
-    #[inline]
-    pub fn get(&self, i: usize) -> Option<T> {
-        let start = i.checked_mul(T::SIZE)?;
-        let end = start.checked_add(T::SIZE)?;
-        self.bytes.get(start..end).and_then(T::from_le_slice)
-    }
-
-    /// The elements in order.
-    pub fn iter(&self) -> impl Iterator<Item = T> + 'de {
-        self.bytes
-            .chunks_exact(T::SIZE)
-            .filter_map(T::from_le_slice)
-    }
-
-    /// The elements, copied into a vector.
-    pub fn to_vec(&self) -> Vec<T> {
-        self.iter().collect()
-    }
-
-    /// The encoded elements as they are in the input.
-    #[inline]
-    pub fn as_bytes(&self) -> &'de [u8] {
-        self.bytes
-    }
-}
-
-impl<T: ViewElement + std::fmt::Debug> std::fmt::Debug for ArrayView<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(self.iter()).finish()
-    }
-}
-
-impl<T: ViewElement + PartialEq> PartialEq for ArrayView<'_, T> {
-    fn eq(&self, other: &Self) -> bool {
-        self.iter().eq(other.iter())
-    }
-}
-
-impl<T: ViewElement> super::WireType for ArrayView<'_, T> {
+impl<T: ViewElement + super::WireType> super::WireType for ArrayView<'_, T> {
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
 }
 
-impl<T: ViewElement> super::Serialize for ArrayView<'_, T> {
+impl<T: ViewElement + super::WireType> super::Serialize for ArrayView<'_, T> {
     #[inline]
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        ctx.length(self.bytes.len())?;
-        ctx.writer.bytes(self.bytes);
+        ctx.length(self.as_bytes().len())?;
+        ctx.writer.bytes(self.as_bytes());
         Ok(())
     }
 }
 
-impl<'de: 'a, 'a, T: ViewElement> Deserialize<'de> for ArrayView<'a, T> {
+impl<'de: 'a, 'a, T: ViewElement + super::WireType> Deserialize<'de> for ArrayView<'a, T> {
     #[inline]
     fn missing() -> Option<Self> {
-        Some(ArrayView {
-            bytes: &[],
-            _element: std::marker::PhantomData,
-        })
+        Some(ArrayView::new(&[]))
     }
 
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
@@ -526,16 +414,10 @@ impl<'de: 'a, 'a, T: ViewElement> Deserialize<'de> for ArrayView<'a, T> {
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         let bytes_alias = T::VEC_TYPE_ID == TypeId::Binary && id == TypeId::UInt8Array;
         if id == TypeId::Binary && T::VEC_TYPE_ID == TypeId::Binary {
-            Ok(ArrayView {
-                bytes: ctx.binary()?,
-                _element: std::marker::PhantomData,
-            })
+            Ok(ArrayView::new(ctx.binary()?))
         } else if id == T::VEC_TYPE_ID || bytes_alias {
             let len = dense_len(ctx, T::SIZE)?;
-            Ok(ArrayView {
-                bytes: ctx.reader.bytes(len)?,
-                _element: std::marker::PhantomData,
-            })
+            Ok(ArrayView::new(ctx.reader.bytes(len)?))
         } else {
             Err(ctx.mismatch(std::any::type_name::<Self>(), id))
         }

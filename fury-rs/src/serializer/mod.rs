@@ -30,7 +30,7 @@ pub(crate) mod union;
 mod wrapper;
 
 pub use any::AnyObject;
-pub use array::{ArrayView, UInt8Array};
+pub use array::UInt8Array;
 pub use collection::{read_elements, write_elements, ItemReader, List, Set, Typed};
 pub use ext::Ext;
 pub use map::{read_map, write_map, Map};

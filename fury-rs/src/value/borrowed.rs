@@ -6,15 +6,14 @@ use super::codec::{
     read_typed_dyn, write_dyn_ref_flag, write_leaf, DynValue, Holds,
 };
 use super::{EnumValue, StructValue, UnionValue, Value};
+use crate::buffer::ArrayView;
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{ErrorKind, Result};
 use crate::float16::{BF16, F16};
 use crate::registry::{Registry, RemoteTypeDef};
 use crate::serializer::array::{read_dense, write_dense};
 use crate::serializer::declared::Dynamic;
-use crate::serializer::{
-    write_elements, write_map, ArrayView, BorrowCow, Deserialize, Serialize, WireType,
-};
+use crate::serializer::{write_elements, write_map, BorrowCow, Deserialize, Serialize, WireType};
 use crate::temporal::{Date, Duration, Timestamp};
 use crate::types::TypeId;
 use std::borrow::Cow;
