@@ -60,7 +60,7 @@ pub mod row;
 mod serializer;
 mod temporal;
 mod types;
-mod value;
+pub mod value;
 
 pub use crate::buffer::{ArrayView, Reader, Writer};
 pub use crate::context::{

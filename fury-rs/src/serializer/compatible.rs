@@ -2,14 +2,13 @@
 //! or snake_case name), reading fields whose declared type changed in compatible ways,
 //! skipping fields the local struct does not have, and defaults for missing ones.
 
-use super::collection::Typed;
-use super::object::FuryObject;
+use super::items::Typed;
 use super::{read_type_info, Deserialize};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::FieldType;
 use crate::registry::plan::{build_plan, ReadPlan};
-use crate::registry::RemoteTypeDef;
+use crate::registry::{RemoteTypeDef, UserType};
 use crate::types::{RefFlag, TypeId};
 use std::sync::Arc;
 
@@ -17,7 +16,7 @@ use super::declared::{inline_kind, is_struct_kind};
 
 /// The plan for the next body of `T`: `None` when no remote TypeDef was read for `T` (the
 /// local schema applies) or when the remote TypeDef equals the local one.
-pub fn plan_for<'de, T: FuryObject>(
+pub fn plan_for<'de, T: UserType>(
     ctx: &mut ReadContext<'de, '_>,
     compress_int: bool,
 ) -> Result<Option<Arc<ReadPlan>>> {
@@ -33,7 +32,7 @@ pub fn plan_for<'de, T: FuryObject>(
     Ok(plan)
 }
 
-fn resolve_plan<'de, T: FuryObject>(
+fn resolve_plan<'de, T: UserType>(
     ctx: &ReadContext<'de, '_>,
     remote: &RemoteTypeDef,
     compress_int: bool,

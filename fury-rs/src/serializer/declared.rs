@@ -2,7 +2,8 @@
 //! without a local type, or one the local struct lacks), into a dynamic form: a `Value`, or
 //! nothing at all when the field is skipped. One reader for both, generic over the form.
 
-use super::collection::{read_elements_with, ItemReader};
+use super::collection::read_elements_with;
+use super::items::ItemReader;
 use super::map::read_map_with;
 use super::{read_type_info, Deserialize};
 use crate::context::ReadContext;

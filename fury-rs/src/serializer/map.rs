@@ -4,7 +4,7 @@
 //! holds pairs whose keys share one type and whose values share one type. A pair with a null
 //! key or value is a chunk of its own, without count byte or shared type info.
 
-use super::collection::{ItemReader, Typed};
+use super::items::{ItemReader, Typed};
 use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};

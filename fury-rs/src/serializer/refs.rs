@@ -7,7 +7,7 @@
 //! occurrence. With tracking off only NULL (`0xfd`) and NOT_NULL (`0xff`) are written, and
 //! nothing is hashed or allocated for references.
 
-use super::collection::ItemReader;
+use super::items::ItemReader;
 use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, RefSlot, WriteContext};
 use crate::error::{Error, ErrorKind, Result};

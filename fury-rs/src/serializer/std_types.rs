@@ -18,7 +18,8 @@
 //! differently with tuples, `()` and `usize` / `isize`.
 
 use super::array::{read_dense_or_list, write_dense, Dense};
-use super::collection::{read_elements, read_elements_with, write_elements, ItemReader};
+use super::collection::{read_elements, read_elements_with, write_elements};
+use super::items::ItemReader;
 use super::refs::container_is_ref_type;
 use super::{null_of, Deserialize, Serialize, WireType};
 use crate::buffer::{Reader, Writer};

@@ -1,15 +1,17 @@
-//! Writing a [`Value::Struct`]: its type info (compatible kind, meta-share marker, TypeDef)
-//! and its body, each field written as its TypeDef declares it (spec 06 §6.4-6.5 and 08
-//! §8.6), so that a struct read from a peer's stream writes back to the bytes it came from.
+//! Writing a struct held in a dynamic value: its type info (compatible kind, meta-share
+//! marker, TypeDef) and its body, each field written as its TypeDef declares it (spec 06
+//! §6.4-6.5 and 08 §8.6), so that a struct read from a peer's stream writes back to the
+//! bytes it came from.
 
-use super::{StructValue, Value};
 use crate::context::WriteContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, FieldType, TypeDefRegistration, BY_NAME_FLAG};
-use crate::registry::UserKind;
+use crate::registry::{Registration, RemoteTypeDef, UserKind};
 use crate::serializer::declared::{inline_kind, is_struct_kind};
 use crate::serializer::{write_elements, write_map, Serialize};
 use crate::types::{RefFlag, TypeId};
+use crate::value::{DynamicStruct, DynamicValue, Form};
+use std::sync::Arc;
 
 /// The schema a struct value writes with.
 struct Schema<'a> {
@@ -52,19 +54,18 @@ fn registrations(type_name: &str) -> Vec<TypeDefRegistration> {
 }
 
 /// What decides the schema a struct value writes with: its type name, and the TypeDef it
-/// was read with (a [`StructValue`] and a [`StructRef`](super::StructRef) alike).
+/// was read with.
 #[derive(Clone, Copy)]
 pub(super) struct StructHead<'a> {
-    pub(super) type_name: &'a str,
-    pub(super) typedef: Option<&'a std::sync::Arc<crate::registry::RemoteTypeDef>>,
+    type_name: &'a str,
+    typedef: Option<&'a Arc<RemoteTypeDef>>,
 }
 
-impl StructValue {
-    pub(super) fn head(&self) -> StructHead<'_> {
-        StructHead {
-            type_name: &self.type_name,
-            typedef: self.typedef.as_ref(),
-        }
+/// The head of `s`.
+pub(super) fn head<F: Form>(s: &DynamicStruct<F>) -> StructHead<'_> {
+    StructHead {
+        type_name: &s.type_name,
+        typedef: s.typedef(),
     }
 }
 
@@ -110,7 +111,7 @@ fn schema<'s, 'r: 's>(s: StructHead<'s>, ctx: &WriteContext<'r>) -> Result<Schem
     };
     let local = e.local_typedef(registry, ctx.compress_int())?;
     Ok(Schema {
-        named: matches!(e.registration, crate::Registration::Name { .. }),
+        named: matches!(e.registration, Registration::Name { .. }),
         header: local.header,
         bytes: &local.bytes,
         fields: &local.fields,
@@ -149,8 +150,8 @@ pub(super) fn struct_type_info(s: StructHead, ctx: &mut WriteContext) -> Result<
 }
 
 /// The body of a struct value: every field of its schema, in the schema's order.
-pub(super) fn struct_body(s: &StructValue, ctx: &mut WriteContext) -> Result<()> {
-    let sc = schema(s.head(), ctx)?;
+pub(super) fn struct_body<F: Form>(s: &DynamicStruct<F>, ctx: &mut WriteContext) -> Result<()> {
+    let sc = schema(head(s), ctx)?;
     if s.fields.len() != sc.fields.len() {
         let declared: Vec<String> = sc
             .fields
@@ -226,7 +227,11 @@ fn tracked(t: &FieldType, ctx: &WriteContext) -> bool {
 /// (spec 09 §9.8), and for a tracked kind; an "other untracked" kind (enum, float16,
 /// bfloat16, dense arrays) gets `ff`, as pyfory writes it. The reader's renumbering of a
 /// dynamic value (`read_declared`) counts exactly the values given an id here.
-fn write_declared(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()> {
+fn write_declared<F: Form>(
+    v: &DynamicValue<F>,
+    t: &FieldType,
+    ctx: &mut WriteContext,
+) -> Result<()> {
     let any = t.type_id == TypeId::Unknown as u8;
     let numbered = any || TypeId::from_u8(t.type_id).is_some_and(TypeId::is_tracked);
     if tracked(t, ctx) && numbered {
@@ -245,13 +250,13 @@ fn write_declared(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()
             t.type_id
         )));
     }
-    if matches!(v, Value::Ref(_)) {
+    if matches!(v, DynamicValue::Ref(_)) {
         return Err(invalid(
-            "a Value::Ref in a position without reference flags".to_string(),
+            "a DynamicValue::Ref in a position without reference flags".to_string(),
         ));
     }
     if any || is_struct_kind(t.type_id) {
-        if !any && !matches!(v, Value::Struct(_)) {
+        if !any && !matches!(v, DynamicValue::Struct(_)) {
             return Err(invalid(format!(
                 "a {} value where a struct is declared",
                 v.type_id().name()
@@ -273,40 +278,44 @@ fn child(t: &FieldType, i: usize) -> Result<&FieldType> {
 }
 
 /// The payload of a non-null `v` of declared (non-`any`, non-struct) type `t`.
-fn write_payload(v: &Value, t: &FieldType, ctx: &mut WriteContext) -> Result<()> {
+fn write_payload<F: Form>(
+    v: &DynamicValue<F>,
+    t: &FieldType,
+    ctx: &mut WriteContext,
+) -> Result<()> {
     let declared = TypeId::from_u8(t.type_id)
         .ok_or_else(|| Error::new(ErrorKind::UnknownTypeId { id: t.type_id }))?;
     match (declared, v) {
-        (TypeId::List, Value::List(items)) | (TypeId::Set, Value::Set(items)) => {
+        (TypeId::List, DynamicValue::List(items)) | (TypeId::Set, DynamicValue::Set(items)) => {
             write_declared_elements(items, child(t, 0)?, ctx)
         }
-        (TypeId::Map, Value::Map(pairs)) => {
+        (TypeId::Map, DynamicValue::Map(pairs)) => {
             write_declared_map(pairs, child(t, 0)?, child(t, 1)?, ctx)
         }
-        (TypeId::Enum | TypeId::NamedEnum, Value::Enum(e)) => {
+        (TypeId::Enum | TypeId::NamedEnum, DynamicValue::Enum(e)) => {
             ctx.writer.var_u32(e.variant);
             Ok(())
         }
-        (TypeId::Union, Value::Union(u)) => {
+        (TypeId::Union, DynamicValue::Union(u)) => {
             crate::serializer::union::write_union_case(u.case, &u.value, ctx)
         }
         (
             _,
-            Value::List(_)
-            | Value::Set(_)
-            | Value::Map(_)
-            | Value::Enum(_)
-            | Value::Union(..)
-            | Value::Struct(_)
-            | Value::Null
-            | Value::Ref(_),
+            DynamicValue::List(_)
+            | DynamicValue::Set(_)
+            | DynamicValue::Map(_)
+            | DynamicValue::Enum(_)
+            | DynamicValue::Union(..)
+            | DynamicValue::Struct(_)
+            | DynamicValue::Null
+            | DynamicValue::Ref(_),
         ) => Err(mismatch(v, t)),
-        (id, leaf) if leaf.type_id() == id => super::codec::write_leaf(leaf, ctx),
+        (id, leaf) if leaf.type_id() == id => super::leaf::write_leaf(leaf, ctx),
         _ => Err(mismatch(v, t)),
     }
 }
 
-fn mismatch(v: &Value, t: &FieldType) -> Error {
+fn mismatch<F: Form>(v: &DynamicValue<F>, t: &FieldType) -> Error {
     let declared = TypeId::from_u8(t.type_id)
         .map_or_else(|| t.type_id.to_string(), |id| id.name().to_string());
     invalid(format!(
@@ -325,13 +334,18 @@ fn tracked_elements(id: u8) -> bool {
 
 /// The flag of a list element, if the list flags its elements; true when nothing more
 /// follows it (a null, or a back reference).
-fn element_flag(v: &Value, track: bool, has_null: bool, ctx: &mut WriteContext) -> Result<bool> {
+fn element_flag<F: Form>(
+    v: &DynamicValue<F>,
+    track: bool,
+    has_null: bool,
+    ctx: &mut WriteContext,
+) -> Result<bool> {
     if track {
         return v.write_ref_flag(ctx, true);
     }
-    if matches!(v, Value::Ref(_)) {
+    if matches!(v, DynamicValue::Ref(_)) {
         return Err(invalid(
-            "a Value::Ref in a list whose elements carry no reference flags".to_string(),
+            "a DynamicValue::Ref in a list whose elements carry no reference flags".to_string(),
         ));
     }
     if has_null {
@@ -347,7 +361,11 @@ const DECLARED: u8 = 0x04;
 const SAME_TYPE: u8 = 0x08;
 
 /// A list or set whose element type `e` is declared (spec 06 §6.5, 08 §8.6).
-fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContext) -> Result<()> {
+fn write_declared_elements<F: Form>(
+    items: &[DynamicValue<F>],
+    e: &FieldType,
+    ctx: &mut WriteContext,
+) -> Result<()> {
     if e.type_id == TypeId::Unknown as u8 {
         // list<any>: the dynamic form.
         return write_elements(items.len(), items.iter(), false, ctx);
@@ -356,7 +374,7 @@ fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContex
     if items.is_empty() {
         return Ok(());
     }
-    let has_null = items.iter().any(Value::is_null);
+    let has_null = items.iter().any(DynamicValue::is_null);
     // With tracking on, elements of a tracked kind carry reference flags (spec 09 §9.5).
     let track = ctx.ref_tracking() && tracked_elements(e.type_id);
     let null_bit = if has_null { HAS_NULL } else { 0 } | if track { TRACK_REF } else { 0 };
@@ -364,7 +382,7 @@ fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContex
     if is_struct_kind(e.type_id) {
         // Struct elements: their type info once, after the header.
         let first = items.iter().find_map(|v| match v {
-            Value::Struct(s) => Some(s),
+            DynamicValue::Struct(s) => Some(s),
             _ => None,
         });
         let Some(first) = first else {
@@ -375,9 +393,9 @@ fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContex
         };
         for v in items {
             match v {
-                Value::Null => {}
-                Value::Ref(_) if track => {}
-                Value::Struct(s) if same_struct_type(first.head(), s.head()) => {}
+                DynamicValue::Null => {}
+                DynamicValue::Ref(_) if track => {}
+                DynamicValue::Struct(s) if same_struct_type(head(first), head(s)) => {}
                 other => {
                     return Err(invalid(format!(
                         "a {} element in a list of {} structs",
@@ -388,12 +406,12 @@ fn write_declared_elements(items: &[Value], e: &FieldType, ctx: &mut WriteContex
             }
         }
         ctx.writer.u8(SAME_TYPE | null_bit);
-        struct_type_info(first.head(), ctx)?;
+        struct_type_info(head(first), ctx)?;
         for v in items {
             if element_flag(v, track, has_null, ctx)? {
                 continue;
             }
-            if let Value::Struct(s) = v {
+            if let DynamicValue::Struct(s) = v {
                 struct_body(s, ctx)?;
             }
         }
@@ -418,11 +436,16 @@ const VALUE_NULL: u8 = 0x10;
 const VALUE_DECLARED: u8 = 0x20;
 
 /// One side of a declared map: declared (bare payloads) or not (type info per chunk).
-fn write_side(v: &Value, t: &FieldType, declared: bool, ctx: &mut WriteContext) -> Result<()> {
+fn write_side<F: Form>(
+    v: &DynamicValue<F>,
+    t: &FieldType,
+    declared: bool,
+    ctx: &mut WriteContext,
+) -> Result<()> {
     if declared {
         write_payload(v, t, ctx)
     } else {
-        if is_struct_kind(t.type_id) && !matches!(v, Value::Struct(_)) {
+        if is_struct_kind(t.type_id) && !matches!(v, DynamicValue::Struct(_)) {
             return Err(mismatch(v, t));
         }
         v.write_data(ctx)
@@ -431,8 +454,8 @@ fn write_side(v: &Value, t: &FieldType, declared: bool, ctx: &mut WriteContext) 
 
 /// A map whose key and value types are declared (spec 06 §6.5, 08 §8.6): a side of type
 /// `any` or of a struct type is not declared and carries its type info once per chunk.
-fn write_declared_map(
-    pairs: &[(Value, Value)],
+fn write_declared_map<F: Form>(
+    pairs: &[(DynamicValue<F>, DynamicValue<F>)],
     kt: &FieldType,
     vt: &FieldType,
     ctx: &mut WriteContext,
@@ -445,7 +468,7 @@ fn write_declared_map(
     // With tracking on, a side of a tracked kind carries flags and ids (spec 09 §9.6), which
     // this writer does not produce for declared maps yet; nor for a tracked value (a list, a
     // struct...) on an `any` side.
-    let tracked_value = |v: &Value| v.type_id().is_tracked();
+    let tracked_value = |v: &DynamicValue<F>| v.type_id().is_tracked();
     if ctx.ref_tracking()
         && (tracked_elements(kt.type_id)
             || tracked_elements(vt.type_id)
@@ -464,15 +487,15 @@ fn write_declared_map(
     }
     ctx.enter()?;
     // The open chunk: position of its count byte, its count, and its first pair.
-    let mut open: Option<(usize, u8, &Value, &Value)> = None;
+    let mut open: Option<(usize, u8, &DynamicValue<F>, &DynamicValue<F>)> = None;
     for (k, v) in pairs {
         if k.is_null() || v.is_null() {
             if let Some((at, n, ..)) = open.take() {
                 ctx.writer.patch_u8(at, n);
             }
-            if matches!(k, Value::Ref(_)) || matches!(v, Value::Ref(_)) {
+            if matches!(k, DynamicValue::Ref(_)) || matches!(v, DynamicValue::Ref(_)) {
                 return Err(invalid(
-                    "a Value::Ref in a map without reference tracking".to_string(),
+                    "a DynamicValue::Ref in a map without reference tracking".to_string(),
                 ));
             }
             match (k.is_null(), v.is_null()) {
