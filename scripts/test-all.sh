@@ -40,8 +40,8 @@ target/debug/examples/tour > /dev/null
 echo "== a foreign type as an extension type, byte for byte with a pyfory custom serializer"
 target/debug/examples/uuid_ext
 
-echo "== the depth limit holds on a 256 KiB stack (optimised build)"
-cargo test --quiet --release -p fury --test stack
+echo "== optimised: the depth limit on a 256 KiB stack, and the exhaustive UTF-8 tests"
+cargo test --quiet --release -p fury --lib --test stack -- --include-ignored
 
 echo "== fury-rs encodes every vector"
 target/debug/fury-conformance conformance/vectors target/conformance/fury-rs-bytes.json

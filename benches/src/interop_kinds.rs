@@ -8,7 +8,8 @@
 //! write as UTF-8: with ASCII text the crate's UTF-8 flag (spec/DISAGREEMENTS.md, D4) would
 //! make every row differ, hiding what the kinds themselves write.
 
-use fury::{Ext, ReadContext, WriteContext};
+use fury::wire::{ReadContext, WriteContext};
+use fury::Ext;
 use std::any::Any;
 
 /// A union case's payload: a plain struct both crates derive.

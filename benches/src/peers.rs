@@ -576,7 +576,7 @@ impl<T: Dataset> Codec<T> for RkyvCodec {
 /// The user type id a dataset type declares with `#[fury(id = ..)]`.
 pub fn type_id_of<T: fury::FuryObject>() -> u32 {
     match T::registration() {
-        Some(fury::Registration::Id(id)) => id,
+        Some(fury::registry::Registration::Id(id)) => id,
         other => panic!(
             "{} has no #[fury(id = ..)]: {other:?}",
             std::any::type_name::<T>()

@@ -118,8 +118,8 @@ impl Default for Furies {
 struct End {
     codec: Codec,
     furies: Furies,
-    send: fury::WriteMeta,
-    recv: fury::ReadMeta,
+    send: fury::connection::WriteMeta,
+    recv: fury::connection::ReadMeta,
 }
 
 impl End {
@@ -127,8 +127,8 @@ impl End {
         End {
             codec,
             furies: furies.clone(),
-            send: fury::WriteMeta::new(),
-            recv: fury::ReadMeta::new(),
+            send: fury::connection::WriteMeta::new(),
+            recv: fury::connection::ReadMeta::new(),
         }
     }
 

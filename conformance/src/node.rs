@@ -611,7 +611,7 @@ impl ToNode<'_> {
                     Some(tag) => {
                         f["tag_id"].as_u64().map(|t| t.to_string()).as_deref() == Some(tag)
                     }
-                    None => fury::__private::snake_case(fname) == *wire || fname == wire,
+                    None => fury_types::snake::snake_case(fname) == *wire || fname == wire,
                 }
             });
             let Some(decl) = decl else {

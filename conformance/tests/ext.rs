@@ -3,7 +3,8 @@
 //! pyfory's bytes back. The bytes go to target/conformance/fury-rs-ext.json for
 //! `generate_ext.py --check-peer`.
 
-use fury::{Ext, Fury, FuryObject, ReadContext, WriteContext};
+use fury::wire::{ReadContext, WriteContext};
+use fury::{Ext, Fury, FuryObject};
 use serde_json::{json, Value as Json};
 use std::path::Path;
 

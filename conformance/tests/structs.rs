@@ -128,7 +128,7 @@ fn schema_hashes_agree_with_pyfory() {
 /// The user type id of a type whose derive registers it by id.
 fn registered_id(name: &str) -> Option<u32> {
     match mirror::registration_of(name) {
-        Some(fury::Registration::Id(id)) => Some(id),
+        Some(fury::registry::Registration::Id(id)) => Some(id),
         _ => None,
     }
 }

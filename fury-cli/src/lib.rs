@@ -17,11 +17,11 @@
 //! assert!(text.contains("varint32 2"), "{text}");
 //! ```
 
-use fury::__private::{
+use fury::meta::{
     FieldId, FieldInfo, FieldType, MetaEncoding, MetaStringEncoder, TypeDef, TypeDefLimits,
     TypeDefRegistration,
 };
-use fury::{Reader, TypeId};
+use fury::wire::{Reader, TypeId};
 use serde_json::{json, Value as Json};
 
 /// One node of the tree: a leaf owns the bytes `offset..offset + len`; an inner node groups

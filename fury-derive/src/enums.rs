@@ -11,7 +11,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     let user_type = crate::structs::user_type(
         cont,
         &crate::structs::names(cont, crate::bound::own_where(cont.generics)),
-        quote! { ::fury::UserKind::Enum },
+        quote! { ::fury::__private::UserKind::Enum },
         quote! {},
     );
     let mut arms_write = Vec::new();
@@ -35,7 +35,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     quote! {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
-                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Enum;
+                const TYPE_ID: ::fury::__private::TypeId = ::fury::__private::TypeId::Enum;
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {
@@ -56,7 +56,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
 
                 #[inline(always)]
                 fn read_direct(
-                    r: &mut ::fury::Reader<'de>,
+                    r: &mut ::fury::__private::Reader<'de>,
                     _ctx: &::fury::__private::ReadContext<'de, '_>,
                 ) -> ::std::option::Option<Self> {
                     match r.var_u32().ok()? {
@@ -66,7 +66,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 }
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<Self> {
                     ::fury::__private::check_user_kind::<Self>(ctx, id)?;
                     <Self as ::fury::Deserialize<'de>>::read_data(ctx)
                 }

@@ -12,14 +12,14 @@ pub fn derive(cont: &Container) -> TokenStream {
     let user_type = crate::structs::user_type(
         cont,
         &crate::structs::names(cont, crate::bound::own_where(cont.generics)),
-        quote! { ::fury::UserKind::Ext },
+        quote! { ::fury::__private::UserKind::Ext },
         quote! {},
     );
     let (type_info_write, type_info_read) = crate::structs::user_type_info_methods();
     quote! {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
-                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Ext;
+                const TYPE_ID: ::fury::__private::TypeId = ::fury::__private::TypeId::Ext;
                 // As pyfory: list elements carry the type info, and so do fields in
                 // compatible mode, as for structs.
                 const POLYMORPHIC: bool = true;
@@ -37,7 +37,7 @@ pub fn derive(cont: &Container) -> TokenStream {
                 #type_info_read
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<Self> {
                     ::fury::__private::check_user_kind::<Self>(ctx, id)?;
                     <Self as ::fury::Deserialize<'de>>::read_data(ctx)
                 }

@@ -123,7 +123,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         .iter()
         .map(|p| {
             let ty = codec_type(p, true);
-            quote! { (<#ty as ::fury::WireType>::TYPE_ID as u8 == ::fury::TypeId::Struct as u8) }
+            quote! { (<#ty as ::fury::WireType>::TYPE_ID as u8 == ::fury::__private::TypeId::Struct as u8) }
         })
         .collect();
     // Fields with a conversion, a flag of their own or reference tracking are read on the
@@ -205,10 +205,10 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
     let user_type = user_type(
         cont,
         n,
-        quote! { ::fury::UserKind::Struct },
+        quote! { ::fury::__private::UserKind::Struct },
         quote! {
             fn typedef_fields(
-                registry: &::fury::Registry,
+                registry: &::fury::__private::Registry,
                 compress_int: bool,
             ) -> ::std::vec::Vec<::fury::__private::FieldInfo> {
                 let order = if compress_int { #layout::ORDER_C } else { #layout::ORDER_F };
@@ -242,7 +242,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                 }
 
                 #[inline(always)]
-                fn schema_hash(registry: &::fury::Registry, compress_int: bool) -> i32 {
+                fn schema_hash(registry: &::fury::__private::Registry, compress_int: bool) -> i32 {
                     let _ = registry;
                     #hash_get
                 }
@@ -321,7 +321,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
 
                 #[inline(always)]
                 fn read_direct_body(
-                    r: &mut ::fury::Reader<'de>,
+                    r: &mut ::fury::__private::Reader<'de>,
                     ctx: &::fury::__private::ReadContext<'de, '_>,
                     compress_int: bool,
                 ) -> ::std::option::Option<Self> {
@@ -330,16 +330,16 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
             }
 
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
-                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Struct;
+                const TYPE_ID: ::fury::__private::TypeId = ::fury::__private::TypeId::Struct;
                 const POLYMORPHIC: bool = true;
                 const REF_TYPE: bool = true;
 
                 #[inline]
-                fn needs_type_info(registry: &::fury::Registry) -> bool {
+                fn needs_type_info(registry: &::fury::__private::Registry) -> bool {
                     registry.is_named::<Self>()
                 }
 
-                fn field_type(registry: &::fury::Registry, compatible: bool) -> ::fury::__private::FieldType {
+                fn field_type(registry: &::fury::__private::Registry, compatible: bool) -> ::fury::__private::FieldType {
                     ::fury::__private::FieldType::leaf(
                         ::fury::__private::struct_kind::<Self>(registry, compatible),
                     )
@@ -386,7 +386,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                 #type_info_read
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<Self> {
                     ::fury::__private::struct_read_typed(ctx, id)
                 }
 
@@ -394,7 +394,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
 
                 #[inline(always)]
                 fn read_direct(
-                    r: &mut ::fury::Reader<'de>,
+                    r: &mut ::fury::__private::Reader<'de>,
                     ctx: &::fury::__private::ReadContext<'de, '_>,
                 ) -> ::std::option::Option<Self> {
                     ::fury::__private::struct_read_direct::<Self>(r, ctx)
@@ -411,7 +411,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
 
                 fn read_run(
                     ctx: &mut ::fury::__private::ReadContext<'de, '_>,
-                    id: ::std::option::Option<::fury::TypeId>,
+                    id: ::std::option::Option<::fury::__private::TypeId>,
                     n: usize,
                     out: &mut ::std::vec::Vec<Self>,
                 ) -> ::fury::Result<()> {
@@ -445,18 +445,18 @@ fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
     quote! {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
-                const TYPE_ID: ::fury::TypeId = <#ty as ::fury::WireType>::TYPE_ID;
+                const TYPE_ID: ::fury::__private::TypeId = <#ty as ::fury::WireType>::TYPE_ID;
                 const NULLABLE: bool = <#ty as ::fury::WireType>::NULLABLE;
                 const FIELD_NULLABLE: bool = <#ty as ::fury::WireType>::FIELD_NULLABLE;
                 const REF_TYPE: bool = <#ty as ::fury::WireType>::REF_TYPE;
                 const POLYMORPHIC: bool = <#ty as ::fury::WireType>::POLYMORPHIC;
 
                 #[inline]
-                fn needs_type_info(registry: &::fury::Registry) -> bool {
+                fn needs_type_info(registry: &::fury::__private::Registry) -> bool {
                     <#ty as ::fury::WireType>::needs_type_info(registry)
                 }
 
-                fn field_type(registry: &::fury::Registry, compatible: bool) -> ::fury::__private::FieldType {
+                fn field_type(registry: &::fury::__private::Registry, compatible: bool) -> ::fury::__private::FieldType {
                     <#ty as ::fury::WireType>::field_type(registry, compatible)
                 }
             }
@@ -505,12 +505,12 @@ fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
 
             impl #de_impl_generics ::fury::Deserialize<'de> for #name #ty_generics #where_clause {
                 #[inline]
-                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+                fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<()> {
                     <#ty as ::fury::Deserialize<'de>>::read_type_info_rest(ctx, id)
                 }
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<Self> {
                     ::std::result::Result::Ok(Self {
                         #m: <#ty as ::fury::Deserialize<'de>>::read_typed(ctx, id)?,
                         #(#skipped: ::std::default::Default::default(),)*
@@ -591,7 +591,7 @@ pub fn user_type_info_methods() -> (TokenStream, TokenStream) {
         },
         quote! {
             #[inline]
-            fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<()> {
+            fn read_type_info_rest(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<()> {
                 ::fury::__private::read_user_type_info::<Self>(ctx, id)
             }
         },
@@ -644,9 +644,9 @@ pub fn user_type(
     quote! {
         impl #impl_generics ::fury::__private::UserType for #name #ty_generics #where_clause {
             type Static = #statics;
-            const KIND: ::fury::UserKind = #kind;
+            const KIND: ::fury::__private::UserKind = #kind;
 
-            fn registration() -> ::std::option::Option<::fury::Registration> {
+            fn registration() -> ::std::option::Option<::fury::__private::Registration> {
                 #registration
             }
 
@@ -666,11 +666,13 @@ pub fn user_type(
 pub fn registration(cont: &Container) -> TokenStream {
     let a = &cont.attrs;
     match (a.id.get(), a.name.get()) {
-        (Some(id), _) => quote! { ::std::option::Option::Some(::fury::Registration::Id(#id)) },
+        (Some(id), _) => {
+            quote! { ::std::option::Option::Some(::fury::__private::Registration::Id(#id)) }
+        }
         (None, Some(type_name)) => {
             let namespace = a.namespace.get().cloned().unwrap_or_default();
             quote! {
-                ::std::option::Option::Some(::fury::Registration::Name {
+                ::std::option::Option::Some(::fury::__private::Registration::Name {
                     namespace: ::std::string::String::from(#namespace),
                     type_name: ::std::string::String::from(#type_name),
                 })
@@ -1068,11 +1070,11 @@ fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Optio
             quote! {
                 match &this.#m {
                     ::std::option::Option::Some(s) => {
-                        room.u8(::fury::RefFlag::NotNull.byte());
+                        room.u8(::fury::__private::RefFlag::NotNull.byte());
                         ::fury::__private::room_str(&mut room, ::std::string::String::as_str(s));
                     }
                     ::std::option::Option::None => {
-                        room.u8(::fury::RefFlag::Null.byte());
+                        room.u8(::fury::__private::RefFlag::Null.byte());
                         room.spend(9);
                     }
                 }
@@ -1117,11 +1119,11 @@ fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Optio
             quote! {
                 match this.#m {
                     ::std::option::Option::Some(v) => {
-                        room.u8(::fury::RefFlag::NotNull.byte());
+                        room.u8(::fury::__private::RefFlag::NotNull.byte());
                         room.#method(v);
                     }
                     ::std::option::Option::None => {
-                        room.u8(::fury::RefFlag::Null.byte());
+                        room.u8(::fury::__private::RefFlag::Null.byte());
                         room.spend(#budget);
                     }
                 }

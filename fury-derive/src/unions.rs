@@ -37,7 +37,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     let user_type = crate::structs::user_type(
         cont,
         &crate::structs::names(cont, crate::bound::own_where(cont.generics)),
-        quote! { ::fury::UserKind::Union },
+        quote! { ::fury::__private::UserKind::Union },
         quote! {},
     );
     let ids = case_ids(variants);
@@ -98,7 +98,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
     quote! {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
-                const TYPE_ID: ::fury::TypeId = ::fury::TypeId::Union;
+                const TYPE_ID: ::fury::__private::TypeId = ::fury::__private::TypeId::Union;
                 // pyfory tracks unions: a list of them carries REF_VALUE flags.
                 const REF_TYPE: bool = true;
             }
@@ -123,8 +123,8 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 #type_info_read
 
                 #[inline]
-                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::TypeId) -> ::fury::Result<Self> {
-                    if id != ::fury::TypeId::Union {
+                fn read_typed(ctx: &mut ::fury::__private::ReadContext<'de, '_>, id: ::fury::__private::TypeId) -> ::fury::Result<Self> {
+                    if id != ::fury::__private::TypeId::Union {
                         ::fury::__private::check_user_kind::<Self>(ctx, id)?;
                     }
                     <Self as ::fury::Deserialize<'de>>::read_data(ctx)

@@ -5,7 +5,7 @@
 
 mod rpc_common;
 
-use fury::codec::FuryCodec;
+use fury::frame::FuryCodec;
 use futures_util::{SinkExt, StreamExt};
 use rpc_common::{arg, flag, Request, Response};
 use std::sync::Arc;

@@ -8,7 +8,7 @@
 
 mod rpc_common;
 
-use fury::codec::FuryCodec;
+use fury::frame::FuryCodec;
 use futures_util::{SinkExt, StreamExt};
 use rpc_common::{arg, Request, Response};
 use std::collections::HashMap;

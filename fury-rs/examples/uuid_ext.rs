@@ -17,7 +17,8 @@
 //!
 //! The expected bytes are printed by `conformance/examples/uuid_ext.py` (pyfory 1.7.7).
 
-use fury::{Ext, Fury, FuryObject, ReadContext, WriteContext};
+use fury::wire::{ReadContext, WriteContext};
+use fury::{Ext, Fury, FuryObject};
 use uuid::Uuid;
 
 /// The extension type: EXT 410, the 16 bytes of the UUID.

@@ -2,9 +2,6 @@
 
 use crate::meta::typedef::TypeDefLimits;
 
-/// Default limit on nesting depth (containers within containers) for reading and writing.
-pub const DEFAULT_MAX_DEPTH: u32 = 256;
-
 /// Settings of a [`Fury`](crate::Fury) instance, chosen with its builder.
 ///
 /// ```
@@ -29,7 +26,7 @@ impl Default for Config {
             ref_tracking: false,
             compatible: true,
             compress_int: true,
-            max_depth: DEFAULT_MAX_DEPTH,
+            max_depth: Config::DEFAULT_MAX_DEPTH,
             typedef_limits: TypeDefLimits::default(),
             typedef_cache_entries: 1024,
             max_alloc: usize::MAX,
@@ -38,6 +35,10 @@ impl Default for Config {
 }
 
 impl Config {
+    /// Default limit on nesting depth (containers within containers) for reading and
+    /// writing ([`FuryBuilder::max_depth`](crate::FuryBuilder::max_depth)).
+    pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
     /// Whether reference tracking is on.
     pub fn ref_tracking(&self) -> bool {
         self.ref_tracking

@@ -1,10 +1,11 @@
-//! Examples for internal items (their modules are private, so rustdoc cannot run them).
+//! Examples for crate-internal items, which rustdoc cannot run: each item's documentation
+//! names its example here, and the test is named after what it shows.
 
 #![allow(unused_imports, clippy::all)]
 
 /// From `buffer/text.rs`.
 #[test]
-fn buffer_text_line_78() -> crate::Result<()> {
+fn ascii_to_string_copies_only_ascii() -> crate::Result<()> {
     use crate::buffer::ascii_to_string;
     assert_eq!(ascii_to_string(b"abc").as_deref(), Some("abc"));
     assert_eq!(ascii_to_string(&[0xe9]), None);
@@ -13,7 +14,7 @@ fn buffer_text_line_78() -> crate::Result<()> {
 
 /// From `buffer/text.rs`.
 #[test]
-fn buffer_text_line_9() -> crate::Result<()> {
+fn is_ascii_tells_ascii_from_other_bytes() -> crate::Result<()> {
     assert!(crate::buffer::is_ascii(b"plain text"));
     assert!(!crate::buffer::is_ascii("héllo".as_bytes()));
     Ok(())
@@ -21,7 +22,7 @@ fn buffer_text_line_9() -> crate::Result<()> {
 
 /// From `buffer/text.rs`.
 #[test]
-fn buffer_text_line_57() -> crate::Result<()> {
+fn utf8_to_string_copies_only_utf8() -> crate::Result<()> {
     use crate::buffer::utf8_to_string;
     assert_eq!(utf8_to_string("héllo".as_bytes()).as_deref(), Some("héllo"));
     assert_eq!(utf8_to_string(&[0xc3]), None);
@@ -30,75 +31,19 @@ fn buffer_text_line_57() -> crate::Result<()> {
 
 /// From `buffer/utf8.rs`.
 #[test]
-fn buffer_utf8_line_21() -> crate::Result<()> {
+fn is_utf8_checks_whole_sequences() -> crate::Result<()> {
     assert!(crate::buffer::is_utf8("北京市海淀区".as_bytes()));
     assert!(!crate::buffer::is_utf8(&[0xe5, 0x8c]));
     Ok(())
 }
 
-/// From `meta/meta_string.rs`.
-#[test]
-fn meta_meta_string_line_45() -> crate::Result<()> {
-    use crate::meta::MetaEncoding;
-    assert_eq!(MetaEncoding::from_id(1), Some(MetaEncoding::LowerSpecial));
-    assert_eq!(MetaEncoding::from_id(5), None);
-    Ok(())
-}
-
-/// From `meta/meta_string.rs`.
-#[test]
-fn meta_meta_string_line_256() -> crate::Result<()> {
-    use crate::meta::{MetaEncoding as E, MetaStringEncoder};
-    let ty = MetaStringEncoder::type_name();
-    assert_eq!(ty.compute_encoding("my_type"), E::LowerSpecial);
-    assert_eq!(ty.compute_encoding("Point"), E::FirstToLowerSpecial);
-    assert_eq!(ty.compute_encoding("myField"), E::AllToLowerSpecial); // 8 * 5 < 7 * 6
-    assert_eq!(ty.compute_encoding("MyType"), E::LowerUpperDigitSpecial); // 8 * 5 >= 6 * 6
-    assert_eq!(
-        ty.compute_encoding("MyHTTPServer2"),
-        E::LowerUpperDigitSpecial
-    );
-    assert_eq!(ty.compute_encoding("a-b"), E::Utf8);
-    Ok(())
-}
-
-/// From `meta/meta_string.rs`.
-#[test]
-fn meta_meta_string_line_393() -> crate::Result<()> {
-    use crate::meta::{MetaEncoding, MetaStringEncoder};
-    let ns = MetaStringEncoder::namespace();
-    assert_eq!(
-        ns.decode(&[0x0c, 0x8c, 0x70], MetaEncoding::LowerSpecial)
-            .unwrap(),
-        "demo"
-    );
-    assert!(ns.decode(&[0xff, 0xfe], MetaEncoding::Utf8).is_err());
-    Ok(())
-}
-
-/// From `meta/meta_string.rs`.
-#[test]
-fn meta_meta_string_line_116() -> crate::Result<()> {
-    use crate::meta::{MetaEncoding, MetaStringEncoder};
-
-    let ns = MetaStringEncoder::namespace().encode("demo").unwrap();
-    assert_eq!(ns.encoding(), MetaEncoding::LowerSpecial);
-    assert_eq!(ns.bytes(), [0x0c, 0x8c, 0x70]);
-
-    let ty = MetaStringEncoder::type_name();
-    let point = ty.encode("Point").unwrap();
-    assert_eq!(point.encoding(), MetaEncoding::FirstToLowerSpecial);
-    assert_eq!(ty.decode(point.bytes(), point.encoding()).unwrap(), "Point");
-    Ok(())
-}
-
 /// From `meta/mod.rs`.
 #[test]
-fn meta_mod_line_75() -> crate::Result<()> {
+fn meta_strings_are_written_once_per_stream_and_read_back() -> crate::Result<()> {
+    use crate::buffer::{Reader, Writer};
     use crate::meta::{
         EncodedMetaString, MetaStringEncoder, MetaStringReadState, MetaStringWriteState,
     };
-    use crate::{Reader, Writer};
 
     // At registration: encode once.
     let ns = EncodedMetaString::new(&MetaStringEncoder::namespace().encode("demo").unwrap());
@@ -134,9 +79,9 @@ fn meta_mod_line_75() -> crate::Result<()> {
 
 /// From `meta/wire.rs`.
 #[test]
-fn meta_wire_line_65() -> crate::Result<()> {
+fn a_repeated_meta_string_is_written_as_its_id() -> crate::Result<()> {
+    use crate::buffer::Writer;
     use crate::meta::{EncodedMetaString, MetaStringEncoder, MetaStringWriteState};
-    use crate::Writer;
 
     let ns = EncodedMetaString::new(&MetaStringEncoder::namespace().encode("demo").unwrap());
     let mut out = Vec::new();
@@ -151,9 +96,9 @@ fn meta_wire_line_65() -> crate::Result<()> {
 
 /// From `meta/wire.rs`.
 #[test]
-fn meta_wire_line_362() -> crate::Result<()> {
+fn a_meta_string_id_reads_as_the_string_it_names() -> crate::Result<()> {
+    use crate::buffer::Reader;
     use crate::meta::{MetaStringEncoder, MetaStringReadState};
-    use crate::Reader;
 
     let input = [0x06, 0x01, 0x0c, 0x8c, 0x70, 0x03];
     let mut r = Reader::new(&input);
@@ -171,21 +116,10 @@ fn meta_wire_line_362() -> crate::Result<()> {
 
 /// From `meta/wire.rs`.
 #[test]
-fn meta_wire_line_31() -> crate::Result<()> {
+fn meta_string_hash_carries_the_encoding_in_its_low_byte() -> crate::Result<()> {
     use crate::meta::{meta_string_hash, MetaEncoding};
     let h = meta_string_hash(&[0x0c, 0x8c, 0x70], MetaEncoding::LowerSpecial);
     assert_eq!(h & 0xff, 1);
     assert_eq!(meta_string_hash(&[], MetaEncoding::Utf8), 0);
-    Ok(())
-}
-
-/// From `meta/murmur3.rs`.
-#[test]
-fn meta_murmur3_line_44() -> crate::Result<()> {
-    use crate::meta::murmur3_x64_128;
-    assert_eq!(murmur3_x64_128(b"", 0), (0, 0));
-    // The hash pyfory puts on the wire for long meta strings starts from seed 47.
-    let (h1, _) = murmur3_x64_128(b"some meta string bytes", 47);
-    let _ = h1;
     Ok(())
 }

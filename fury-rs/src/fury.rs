@@ -234,7 +234,8 @@ impl Fury {
     /// error `out` and `meta` are left as they were.
     ///
     /// ```
-    /// use fury::{Fury, FuryObject, ReadMeta, WriteMeta};
+    /// use fury::connection::{ReadMeta, WriteMeta};
+    /// use fury::{Fury, FuryObject};
     /// #[derive(FuryObject, Debug, PartialEq)]
     /// #[fury(id = 100)]
     /// struct Point { x: i32, y: i32 }
@@ -411,6 +412,7 @@ impl Fury {
     /// becomes the `Bytes` without a copy.
     ///
     /// ```
+    /// // Needs fury's feature `bytes` and the crate `bytes`.
     /// let fury = fury::Fury::default();
     /// let frame: bytes::Bytes = fury.serialize_bytes(&"hi").unwrap();
     /// assert_eq!(fury.deserialize_bytes::<String>(&frame).unwrap(), "hi");
@@ -424,6 +426,7 @@ impl Fury {
     /// `Vec<u8>`, a chain; feature `bytes`), in one `put_slice`. On error nothing is written.
     ///
     /// ```
+    /// // Needs fury's feature `bytes` and the crate `bytes`.
     /// use bytes::BufMut;
     /// let fury = fury::Fury::default();
     /// let mut frame = bytes::BytesMut::new();

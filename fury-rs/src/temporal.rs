@@ -3,7 +3,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// Nanoseconds per second.
-pub const NANOS_PER_SEC: u32 = 1_000_000_000;
+pub(crate) const NANOS_PER_SEC: u32 = 1_000_000_000;
 
 /// A signed length of time: DURATION on the wire (zigzag varint64 seconds, then a fixed
 /// int32 of nanoseconds in `0..1_000_000_000`). Negative durations have negative `seconds`

@@ -1,11 +1,11 @@
-//! fury::codec::FuryCodec (feature `tokio`): the codec alone, then over loopback TCP against a
+//! fury::frame::FuryCodec (feature `tokio`): the codec alone, then over loopback TCP against a
 //! small echo server that must survive split, oversized and garbage frames and abrupt
 //! disconnects while serving other connections. Stream bytes expected are pyfory 1.7.7's
 //! (`pyfory.Fory(xlang=True).serialize("ping")` = 01ff151070696e67).
 #![cfg(feature = "tokio")]
 
 use bytes::BytesMut;
-use fury::codec::{CodecError, FuryCodec};
+use fury::frame::{CodecError, FuryCodec};
 use fury::Fury;
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;

@@ -163,7 +163,7 @@ fn stream_with_body(body: &[u8]) -> Vec<u8> {
     let mut input = body.to_vec();
     input.push(low as u8);
     input.push(0);
-    let (h1, _) = fury::__private::murmur3_x64_128(&input, 47);
+    let (h1, _) = fury::meta::murmur3_x64_128(&input, 47);
     let shifted = (h1 << 12) as i64;
     let positive = if shifted != i64::MIN && shifted < 0 {
         -shifted
@@ -175,7 +175,7 @@ fn stream_with_body(body: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&header.to_le_bytes());
     if body.len() >= 0xff {
         let mut rest = Vec::new();
-        fury::Writer::new(&mut rest).var_u32((body.len() - 0xff) as u32);
+        fury::wire::Writer::new(&mut rest).var_u32((body.len() - 0xff) as u32);
         out.extend(rest);
     }
     out.extend_from_slice(body);

@@ -1,10 +1,11 @@
-//! Type metadata shared across the messages of a connection (fury::WriteMeta / ReadMeta).
+//! Type metadata shared across the messages of a connection (fury::connection::WriteMeta / ReadMeta).
 //! pyfory 1.7.7 has no such state across messages (its scoped meta share is reset after
 //! every serialize and deserialize), so what is checked against the peer is that a first
 //! message is exactly the stream `serialize` writes (which pyfory reads, per the compat
 //! vectors), and that later messages differ from it only by naming earlier TypeDefs.
 
-use fury::{ErrorKind, Fury, FuryObject, ReadMeta, WriteMeta};
+use fury::connection::{ReadMeta, WriteMeta};
+use fury::{ErrorKind, Fury, FuryObject};
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
@@ -337,7 +338,7 @@ fn dynamic_values_without_namespace_add_no_name_per_message() {
     }
     let v = fury::Value::Enum(fury::EnumValue::named("Plain", 1));
     let (mut send, mut recv) = (WriteMeta::new(), ReadMeta::new());
-    let n = fury::MAX_CONNECTION_META_STRINGS + 10;
+    let n = fury::connection::MAX_CONNECTION_META_STRINGS + 10;
     let mut last = Vec::new();
     for i in 0..n {
         let mut m = Vec::new();
@@ -381,7 +382,7 @@ fn a_connection_keeps_a_bounded_number_of_names() {
     let fury = shop(false);
     let plain = fury.serialize(&Color::Red).unwrap();
     let mut recv = ReadMeta::new();
-    let limit = fury::MAX_CONNECTION_META_STRINGS / 2;
+    let limit = fury::connection::MAX_CONNECTION_META_STRINGS / 2;
     for i in 0..limit {
         assert_eq!(
             fury.deserialize_with_meta::<Color>(&plain, &mut recv)
@@ -401,7 +402,7 @@ fn a_connection_keeps_a_bounded_number_of_names() {
 #[cfg(feature = "tokio")]
 #[test]
 fn a_frame_too_large_to_send_announces_no_names() {
-    use fury::codec::FuryCodec;
+    use fury::frame::FuryCodec;
     use tokio_util::codec::{Decoder, Encoder};
     let fury = Arc::new(shop(false));
     let plain_color = fury.serialize(&Color::Red).unwrap().len();
@@ -423,7 +424,7 @@ fn a_frame_too_large_to_send_announces_no_names() {
 #[cfg(feature = "tokio")]
 #[test]
 fn the_codec_shares_meta_per_connection_when_asked() {
-    use fury::codec::FuryCodec;
+    use fury::frame::FuryCodec;
     use tokio_util::codec::{Decoder, Encoder};
     let fury = Arc::new(shop(true));
     let mut client = FuryCodec::<Order>::new(fury.clone()).share_meta(true);

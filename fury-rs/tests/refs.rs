@@ -146,7 +146,7 @@ fn reference_bombs_stay_small() {
     let mut b = unhex("01 00 16");
     let n = 100_000u32;
     let mut w = Vec::new();
-    fury::Writer::new(&mut w).var_u32(n);
+    fury::wire::Writer::new(&mut w).var_u32(n);
     b.extend(w);
     b.extend(unhex("09 16 00"));
     b.extend(unhex("e8 07 0c")); // 1000 elements, declared
@@ -160,7 +160,7 @@ fn reference_bombs_stay_small() {
     // With element type info (header 08 + VARINT64) it decodes, with references kept.
     let mut b2 = unhex("01 00 16");
     let mut w = Vec::new();
-    fury::Writer::new(&mut w).var_u32(n);
+    fury::wire::Writer::new(&mut w).var_u32(n);
     b2.extend(w);
     b2.extend(unhex("09 16 00 e8 07 08 07"));
     b2.extend(std::iter::repeat_n(0x02u8, 1000));

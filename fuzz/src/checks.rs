@@ -693,7 +693,7 @@ pub fn typedef_header(body: &[u8]) -> Vec<u8> {
     let low = size.min(0xff);
     let mut hashed = body.to_vec();
     hashed.extend_from_slice(&[(low & 0xff) as u8, ((low >> 8) & 0xff) as u8]);
-    let (h1, _) = fury::__private::murmur3_x64_128(&hashed, 47);
+    let (h1, _) = fury::meta::murmur3_x64_128(&hashed, 47);
     let shifted = (h1 << 12) as i64;
     let positive = if shifted != i64::MIN && shifted < 0 {
         -shifted

@@ -5,7 +5,8 @@
 //! (conformance/tests/union.rs, ext.rs, row.rs), so the seeds are pyfory's bytes.
 
 use fury::row::FuryRow;
-use fury::{Ext, Fury, FuryObject, ReadContext, Value, WriteContext};
+use fury::wire::{ReadContext, WriteContext};
+use fury::{Ext, Fury, FuryObject, Value};
 
 use super::{hex, REENCODE_CHECK};
 

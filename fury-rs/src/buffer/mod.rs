@@ -5,7 +5,7 @@
 mod array_view;
 mod numbers;
 mod reader;
-mod room;
+mod reserved;
 mod text;
 mod utf8;
 mod writer;
@@ -14,7 +14,7 @@ pub use array_view::{ArrayView, ViewElement};
 pub(crate) use numbers::bytes_as_i8;
 pub use numbers::LeNumber;
 pub use reader::Reader;
-pub use room::Room;
+pub use reserved::Room;
 pub(crate) use text::is_ascii;
 pub(crate) use text::{ascii_str, utf8_str};
 pub use text::{ascii_to_string, utf8_to_string};

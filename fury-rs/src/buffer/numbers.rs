@@ -47,7 +47,7 @@ impl Writer<'_> {
     /// Appends the little-endian encoding of every number in `items`, back to back.
     ///
     /// ```
-    /// use fury::Writer;
+    /// use fury::wire::Writer;
     /// let mut out = Vec::new();
     /// Writer::new(&mut out).numbers(&[1i16, -2]);
     /// assert_eq!(out, [0x01, 0x00, 0xfe, 0xff]);
@@ -78,7 +78,7 @@ impl<'a> Reader<'a> {
     /// there before anything is allocated).
     ///
     /// ```
-    /// use fury::Reader;
+    /// use fury::wire::Reader;
     /// let mut r = Reader::new(&[0x01, 0x00, 0xfe, 0xff]);
     /// assert_eq!(r.numbers::<i16>(2).unwrap(), [1, -2]);
     /// assert!(r.numbers::<i16>(1).is_err());
@@ -116,7 +116,7 @@ impl Reader<'_> {
     /// before any is stored).
     ///
     /// ```
-    /// use fury::Reader;
+    /// use fury::wire::Reader;
     /// let mut out = [0u16; 2];
     /// Reader::new(&[0x01, 0x00, 0x02, 0x01]).numbers_into(&mut out).unwrap();
     /// assert_eq!(out, [1, 0x0102]);

@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind, Result};
 /// read instead of panicking.
 ///
 /// ```
-/// use fury::Reader;
+/// use fury::wire::Reader;
 /// let mut r = Reader::new(&[0xac, 0x02, 0xfe, 0xff]);
 /// assert_eq!(r.var_u32().unwrap(), 300);
 /// assert_eq!(r.i16().unwrap(), -2);
@@ -36,7 +36,7 @@ impl<'a> Reader<'a> {
     /// The bytes not read yet.
     ///
     /// ```
-    /// use fury::Reader;
+    /// use fury::wire::Reader;
     /// let mut r = Reader::new(&[1, 2, 3]);
     /// r.u8().unwrap();
     /// assert_eq!(r.rest(), [2, 3]);
@@ -159,7 +159,7 @@ impl<'a> Reader<'a> {
     /// Consumes the next byte if it is `byte`, returning whether it did.
     ///
     /// ```
-    /// let mut r = fury::Reader::new(&[0xff, 0x01]);
+    /// let mut r = fury::wire::Reader::new(&[0xff, 0x01]);
     /// assert!(r.take_if(0xff));
     /// assert!(!r.take_if(0xff));
     /// assert_eq!(r.position(), 1);
@@ -175,7 +175,7 @@ impl<'a> Reader<'a> {
     /// little-endian `word`, returning whether it did.
     ///
     /// ```
-    /// let mut r = fury::Reader::new(&[0x1b, 0x64, 0x07]);
+    /// let mut r = fury::wire::Reader::new(&[0x1b, 0x64, 0x07]);
     /// assert!(!r.take_prefix(u64::from_le_bytes([0x1b, 0x65, 0, 0, 0, 0, 0, 0]), 2));
     /// assert!(r.take_prefix(u64::from_le_bytes([0x1b, 0x64, 0, 0, 0, 0, 0, 0]), 2));
     /// assert_eq!(r.position(), 2);

@@ -6,7 +6,7 @@
 /// Whether every byte is below 0x80. Runs of up to 16 bytes are tested as two overlapping
 /// words, runs of up to 64 as whole words and an overlapping last word.
 ///
-/// (Example: `doc_examples::buffer_text_line_9` in the crate's unit tests.)
+/// (Example: `doc_examples::is_ascii_tells_ascii_from_other_bytes` in the crate's unit tests.)
 #[inline]
 pub fn is_ascii(b: &[u8]) -> bool {
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -51,7 +51,7 @@ fn copy_to_vec(b: &[u8]) -> (Vec<u8>, bool) {
 
 /// A copy of `b` as a `String` when `b` is valid UTF-8 (checked once; ASCII quickly).
 ///
-/// (Example: `doc_examples::buffer_text_line_57` in the crate's unit tests.)
+/// (Example: `doc_examples::utf8_to_string_copies_only_utf8` in the crate's unit tests.)
 #[inline]
 pub fn utf8_to_string(b: &[u8]) -> Option<String> {
     let (v, ascii) = copy_to_vec(b);
@@ -68,7 +68,7 @@ pub fn utf8_to_string(b: &[u8]) -> Option<String> {
 
 /// A copy of `b` as a `String` when `b` is ASCII; `None` otherwise.
 ///
-/// (Example: `doc_examples::buffer_text_line_78` in the crate's unit tests.)
+/// (Example: `doc_examples::ascii_to_string_copies_only_ascii` in the crate's unit tests.)
 #[inline]
 pub fn ascii_to_string(b: &[u8]) -> Option<String> {
     let (v, ascii) = copy_to_vec(b);

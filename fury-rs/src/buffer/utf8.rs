@@ -18,7 +18,7 @@
 
 /// Whether `b` is valid UTF-8 (the same verdict as `std::str::from_utf8(b).is_ok()`).
 ///
-/// (Example: `doc_examples::buffer_utf8_line_21` in the crate's unit tests.)
+/// (Example: `doc_examples::is_utf8_checks_whole_sequences` in the crate's unit tests.)
 #[inline]
 pub fn is_utf8(b: &[u8]) -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -260,6 +260,10 @@ mod tests {
     ];
 
     #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "exhaustive: the test command runs it optimised (cargo test --release -p fury --lib)"
+    )]
     fn every_four_bytes_of_all_classes_at_every_offset_around_a_block_edge() {
         // Placed so that they straddle the first block edge, end on it, or sit in the tail.
         let lead = [b'a'; 20];
@@ -296,6 +300,10 @@ mod tests {
     }
 
     #[test]
+    #[cfg_attr(
+        debug_assertions,
+        ignore = "exhaustive: the test command runs it optimised (cargo test --release -p fury --lib)"
+    )]
     fn every_three_byte_sequence() {
         let mut v = vec![b'.'; 14];
         v.extend_from_slice(&[0, 0, 0]);

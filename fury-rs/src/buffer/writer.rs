@@ -13,7 +13,7 @@
 /// compare each); the vector's length is brought up to date when the writer is dropped.
 ///
 /// ```
-/// use fury::Writer;
+/// use fury::wire::Writer;
 /// let mut out = Vec::new();
 /// let mut w = Writer::new(&mut out);
 /// w.var_u32(300);
@@ -388,7 +388,7 @@ impl<'a> Writer<'a> {
     ///
     /// ```
     /// let mut out = Vec::new();
-    /// let mut w = fury::Writer::new(&mut out);
+    /// let mut w = fury::wire::Writer::new(&mut out);
     /// w.word_prefix(u64::from_le_bytes([0x1b, 0x64, 9, 9, 9, 9, 9, 9]), 2);
     /// drop(w);
     /// assert_eq!(out, [0x1b, 0x64]);
@@ -536,7 +536,7 @@ impl<'a> Writer<'a> {
     /// the bytes. One capacity check; the ASCII test runs over the words being copied.
     ///
     /// ```
-    /// use fury::Writer;
+    /// use fury::wire::Writer;
     /// let mut out = Vec::new();
     /// let mut w = Writer::new(&mut out);
     /// w.tagged_run("hi".as_bytes(), 0, 2);

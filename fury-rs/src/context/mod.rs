@@ -5,26 +5,20 @@
 
 use crate::buffer::{Reader, Writer};
 use crate::config::Config;
-use crate::error::{Error, ErrorKind, Result};
-use crate::meta::typedef::TypeDef;
-use crate::meta::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
+use crate::error::ErrorKind;
+use crate::meta::{MetaStringReadState, MetaStringWriteState};
 use crate::registry::{Registry, RemoteTypeDef, TypeDefCache};
-use crate::types::{RefFlag, TypeId};
+use crate::types::TypeId;
 use std::sync::Arc;
 
-mod pool;
+mod connection;
+mod meta_share;
 mod read;
 mod refs;
-mod session;
-mod shared;
+mod spare;
 mod write;
 
-pub(crate) use pool::AnyTarget;
-use pool::*;
-use refs::ClearCell;
-pub use refs::RefSlot;
-pub use session::{ReadMeta, WriteMeta, MAX_CONNECTION_META_STRINGS, MAX_CONNECTION_TYPEDEFS};
-use shared::*;
+pub use connection::{ReadMeta, WriteMeta, MAX_CONNECTION_META_STRINGS, MAX_CONNECTION_TYPEDEFS};
 
 /// How many elements beyond its length a stream may declare in runs of payloads that take no
 /// bytes (lists of empty compatible structs); see `ReadContext::claim_zero_size_elements`.
@@ -125,3 +119,119 @@ pub struct ReadContext<'de, 'r> {
     /// pays one pointer to set and test.
     borrowed_copies: std::mem::ManuallyDrop<Option<Box<BorrowedCopies<'de>>>>,
 }
+
+/// Empties the placeholder cell a slot holds (see `ReadContext::break_cycles`).
+type ClearCell = fn(&RefSlot);
+
+/// What a reference id stands for while reading.
+pub enum RefSlot {
+    /// Reserved; the value is still being read.
+    Pending,
+    /// A value that cannot be shared in Rust (a back reference to it is an error).
+    Plain,
+    /// An `Rc` (type-erased).
+    Rc(std::rc::Rc<dyn std::any::Any>),
+    /// A node of a dynamic `Value` stream: its id in the numbering the writer gives such a
+    /// value (see `Value`'s reader), which is what `Value::Ref` holds.
+    Node(u32),
+    /// An `Arc` (type-erased).
+    Arc(Arc<dyn std::any::Any + Send + Sync>),
+    /// A copy of a borrowed dynamic value (`ValueRef`) that the writer gives no id, kept for
+    /// the back references to it: its index among the context's borrowed copies.
+    Borrowed(usize),
+}
+
+/// Write state that only some streams need (named types, shared pointers, dynamic values).
+#[derive(Default)]
+struct WriteExtra {
+    meta_strings: MetaStringWriteState,
+    seen: std::collections::HashMap<usize, u32>,
+    ref_types: Vec<u8>,
+    /// Registry indices of the shared types after the first `SHARED_INLINE` of a stream.
+    shared_more: Vec<u32>,
+    /// Headers of the TypeDefs shared in this stream that no registry entry owns (those of
+    /// `Value::Struct`s read from a peer), by their synthetic index `u32::MAX - position`.
+    dynamic_defs: Vec<u64>,
+}
+
+/// Read state that only some streams need (TypeDefs, reference ids).
+#[derive(Default)]
+struct ReadExtra {
+    typedefs: Vec<SharedDef>,
+    current: Vec<CurrentDef>,
+    refs: Vec<RefSlot>,
+    /// Slots holding a placeholder cell, with the function that empties it (see
+    /// `ReadContext::break_cycles`).
+    placeholders: Vec<(usize, ClearCell)>,
+    /// With tracking on, the back references of dynamic `Value`s are renumbered as the
+    /// writer numbers them (`canon`: ids so far in that numbering; `slot_canon`: the id in it
+    /// of each slot a static type's reader took, `u32::MAX` for the others; `canon_root`: the
+    /// root is a `Value` not yet read; `count`: whether the writer gives the next value an
+    /// id, when its position decides that rather than its kind -- the present side of a null
+    /// map pair, a declared struct field).
+    canon: u32,
+    slot_canon: Vec<u32>,
+    canon_root: bool,
+    /// Bytes of `Value` copies made so far for back references to values the writer gives
+    /// no id (see `ReadContext::copy_allowance`).
+    copied: std::cell::Cell<usize>,
+    count: Option<bool>,
+    /// The user type the last dynamic type info named, for the payloads that follow it (one
+    /// type info may serve a run of list elements): as a `Value` keeps it, or as the
+    /// registered type a `dyn AnyObject` reads.
+    last_user_type: LastUserType,
+}
+
+/// What [`ReadExtra::last_user_type`] holds.
+#[derive(Default)]
+enum LastUserType {
+    #[default]
+    None,
+    Value(crate::value::DynType),
+    Any(AnyTarget),
+}
+
+/// The registered type a `dyn AnyObject` type info named: its registry position, and for a
+/// compatible struct the TypeDef its bodies follow.
+#[derive(Clone)]
+pub(crate) struct AnyTarget {
+    /// The kind byte of the type info.
+    pub(crate) kind: TypeId,
+    /// The registry position of the type.
+    pub(crate) entry: u32,
+    /// The TypeDef of a compatible struct's bodies.
+    pub(crate) def: Option<Arc<RemoteTypeDef>>,
+}
+
+/// The TypeDef that bodies of one local type currently follow, with the read plan resolved
+/// for it (so a list of structs resolves its plan once, not per element).
+struct CurrentDef {
+    key: std::any::TypeId,
+    /// `None`: the local TypeDef itself (the body is read as the local schema).
+    def: Option<Arc<RemoteTypeDef>>,
+    plan: Option<(bool, Option<Arc<crate::registry::plan::ReadPlan>>)>,
+}
+
+/// A local TypeDef announced by the stream, kept inline while every TypeDef announced so far
+/// is a local one (the common case): no allocation and no per-thread state for it.
+#[derive(Clone, Copy)]
+struct InlineLocal {
+    key: std::any::TypeId,
+    entry: u32,
+    compress_int: bool,
+}
+
+/// How many local TypeDefs are kept inline before moving to the general tables.
+const INLINE_LOCALS: usize = 4;
+
+/// A TypeDef announced in the stream (by its index of announcement).
+enum SharedDef {
+    /// Byte for byte the local TypeDef of registry entry `entry` under `compress_int`: found
+    /// by comparing bytes, without parsing or a cache lookup.
+    Local { entry: u32, compress_int: bool },
+    /// Any other, parsed or taken from the instance's cache.
+    Remote(Arc<RemoteTypeDef>),
+}
+
+/// Shared types (meta share) a write context tracks inline, before its extra state.
+const SHARED_INLINE: usize = 8;

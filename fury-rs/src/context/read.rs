@@ -1,6 +1,13 @@
 //! The read context's settings, nesting depth, type ids and errors.
 
-use super::*;
+use super::spare::take_read_extra;
+use super::{Depth, ReadContext, ReadExtra, INLINE_LOCALS, ZERO_SIZE_ALLOWANCE};
+use crate::buffer::Reader;
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::MetaStringReadState;
+use crate::registry::{Registry, TypeDefCache};
+use crate::types::TypeId;
 
 impl<'de, 'r> ReadContext<'de, 'r> {
     /// A context reading `data`.

@@ -1,27 +1,9 @@
 //! Reference ids: assigned on the write side, resolved on the read side.
 
-use super::*;
-
-/// Empties the placeholder cell a slot holds (see `ReadContext::break_cycles`).
-pub(crate) type ClearCell = fn(&RefSlot);
-
-/// What a reference id stands for while reading.
-pub enum RefSlot {
-    /// Reserved; the value is still being read.
-    Pending,
-    /// A value that cannot be shared in Rust (a back reference to it is an error).
-    Plain,
-    /// An `Rc` (type-erased).
-    Rc(std::rc::Rc<dyn std::any::Any>),
-    /// A node of a dynamic `Value` stream: its id in the numbering the writer gives such a
-    /// value (see `Value`'s reader), which is what `Value::Ref` holds.
-    Node(u32),
-    /// An `Arc` (type-erased).
-    Arc(Arc<dyn std::any::Any + Send + Sync>),
-    /// A copy of a borrowed dynamic value (`ValueRef`) that the writer gives no id, kept for
-    /// the back references to it: its index among the context's borrowed copies.
-    Borrowed(usize),
-}
+use super::spare::{take_read_extra, take_write_extra};
+use super::{ClearCell, ReadContext, RefSlot, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::types::RefFlag;
 
 impl<'a> WriteContext<'a> {
     /// Takes the next reference id (a value written with the REF_VALUE flag).

@@ -1,6 +1,10 @@
 //! The write context's settings, nesting depth and lengths.
 
-use super::*;
+use super::{Depth, WriteContext, SHARED_INLINE};
+use crate::buffer::Writer;
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::registry::Registry;
 
 /// The error for a length that does not fit a varuint32.
 #[cold]

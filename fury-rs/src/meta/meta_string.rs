@@ -42,7 +42,11 @@ impl MetaEncoding {
 
     /// The encoding with wire id `id`, if there is one.
     ///
-    /// (Example: `doc_examples::meta_meta_string_line_45` in the crate's unit tests.)
+    /// ```
+    /// use fury::meta::MetaEncoding;
+    /// assert_eq!(MetaEncoding::from_id(1), Some(MetaEncoding::LowerSpecial));
+    /// assert_eq!(MetaEncoding::from_id(5), None);
+    /// ```
     #[inline]
     pub const fn from_id(id: u8) -> Option<MetaEncoding> {
         match id {
@@ -109,7 +113,18 @@ const FIELD_NAME_ENCODINGS: &[MetaEncoding] = &[
 /// | [`typedef_type_name`](Self::typedef_type_name) | type name in a TypeDef | `$` `_` | UTF8, ALL_TO_LOWER, LUDS, FIRST_TO_LOWER |
 /// | [`field_name`](Self::field_name) | field name in a TypeDef | `$` `_` | UTF8, ALL_TO_LOWER, LUDS |
 ///
-/// (Example: `doc_examples::meta_meta_string_line_116` in the crate's unit tests.)
+/// ```
+/// use fury::meta::{MetaEncoding, MetaStringEncoder};
+///
+/// let ns = MetaStringEncoder::namespace().encode("demo").unwrap();
+/// assert_eq!(ns.encoding(), MetaEncoding::LowerSpecial);
+/// assert_eq!(ns.bytes(), [0x0c, 0x8c, 0x70]);
+///
+/// let ty = MetaStringEncoder::type_name();
+/// let point = ty.encode("Point").unwrap();
+/// assert_eq!(point.encoding(), MetaEncoding::FirstToLowerSpecial);
+/// assert_eq!(ty.decode(point.bytes(), point.encoding()).unwrap(), "Point");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MetaStringEncoder {
     special1: u8,
@@ -238,7 +253,19 @@ impl MetaStringEncoder {
     ///    - otherwise LOWER_UPPER_DIGIT_SPECIAL;
     /// 4. otherwise UTF8.
     ///
-    /// (Example: `doc_examples::meta_meta_string_line_256` in the crate's unit tests.)
+    /// ```
+    /// use fury::meta::{MetaEncoding as E, MetaStringEncoder};
+    /// let ty = MetaStringEncoder::type_name();
+    /// assert_eq!(ty.compute_encoding("my_type"), E::LowerSpecial);
+    /// assert_eq!(ty.compute_encoding("Point"), E::FirstToLowerSpecial);
+    /// assert_eq!(ty.compute_encoding("myField"), E::AllToLowerSpecial); // 8 * 5 < 7 * 6
+    /// assert_eq!(ty.compute_encoding("MyType"), E::LowerUpperDigitSpecial); // 8 * 5 >= 6 * 6
+    /// assert_eq!(
+    ///     ty.compute_encoding("MyHTTPServer2"),
+    ///     E::LowerUpperDigitSpecial
+    /// );
+    /// assert_eq!(ty.compute_encoding("a-b"), E::Utf8);
+    /// ```
     pub fn compute_encoding(&self, s: &str) -> MetaEncoding {
         if s.is_empty() {
             return MetaEncoding::Utf8;
@@ -366,7 +393,16 @@ impl MetaStringEncoder {
     /// escape `|` not followed by `a-z`, and a FIRST_TO_LOWER string not starting with `a-z`.
     /// Empty `data` is the empty string in every encoding.
     ///
-    /// (Example: `doc_examples::meta_meta_string_line_393` in the crate's unit tests.)
+    /// ```
+    /// use fury::meta::{MetaEncoding, MetaStringEncoder};
+    /// let ns = MetaStringEncoder::namespace();
+    /// assert_eq!(
+    ///     ns.decode(&[0x0c, 0x8c, 0x70], MetaEncoding::LowerSpecial)
+    ///         .unwrap(),
+    ///     "demo"
+    /// );
+    /// assert!(ns.decode(&[0xff, 0xfe], MetaEncoding::Utf8).is_err());
+    /// ```
     pub fn decode(&self, data: &[u8], encoding: MetaEncoding) -> Result<String> {
         self.decode_at(data, encoding, 0)
     }

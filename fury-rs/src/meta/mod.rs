@@ -1,11 +1,14 @@
-//! Meta strings: the compact encoding of namespaces, type names and field names.
+//! The type metadata of the format: meta strings (the compact encoding of namespaces, type
+//! names and field names) and TypeDefs (the schema a compatible stream shares for each
+//! struct), for tools that read streams without their types, such as `fury inspect`.
 //!
 //! * [`MetaStringEncoder`] chooses an encoding for a context and encodes or decodes text
-//!   ([`MetaString`], [`MetaEncoding`]);
-//! * [`EncodedMetaString`], [`MetaStringWriteState`] and [`MetaStringReadState`] write and
-//!   read them inside type info, deduplicated per stream ([`WireMetaString`] is what a read
-//!   gives back);
-//! * [`murmur3_x64_128`] is the hash that identifies long meta strings on the wire.
+//!   ([`MetaString`], [`MetaEncoding`]); inside type info the crate writes and reads them
+//!   deduplicated per stream, as described below;
+//! * [`murmur3_x64_128`] is the hash that identifies long meta strings on the wire;
+//! * [`TypeDef`] parses and builds TypeDefs: the registration ([`TypeDefRegistration`]) and
+//!   the fields ([`FieldInfo`]: a [`FieldId`] and a [`FieldType`]), within
+//!   [`TypeDefLimits`] for untrusted input.
 //!
 //! All of it matches pyfory 1.7.7 byte for byte (checked against vectors pyfory wrote, in
 //! `conformance/vectors_meta/`). The selection rule is on
@@ -49,7 +52,7 @@
 //! (encoding and bytes) when they are non-empty and at most 2048 bytes long, so equal ones
 //! are written once per stream whichever registration they come from; the empty string and
 //! longer strings are only repeated by reference when they come from the same registration
-//! (here: clones of the same [`EncodedMetaString`]).
+//! (here: clones of the same encoded meta string of a registration).
 //!
 //! # Where this differs from pyfory
 //!
@@ -72,20 +75,56 @@
 //!
 //! # Example
 //!
-//! (Example: `doc_examples::meta_mod_line_75` in the crate's unit tests.)
+//! The TypeDef a compatible stream shares for a registered struct, read back without the
+//! type (the crate-internal writing and reading of meta strings in type info is shown by the
+//! unit test `doc_examples::meta_strings_are_written_once_per_stream_and_read_back`):
+//!
+//! ```
+//! use fury::meta::{FieldId, MetaEncoding, MetaStringEncoder, TypeDef, TypeDefLimits};
+//! use fury::meta::TypeDefRegistration;
+//! use fury::wire::Reader;
+//! use fury::{Fury, FuryObject};
+//!
+//! let ns = MetaStringEncoder::namespace().encode("demo")?;
+//! assert_eq!((ns.encoding(), ns.bytes()), (MetaEncoding::LowerSpecial, &[0x0c, 0x8c, 0x70][..]));
+//!
+//! #[derive(FuryObject)]
+//! #[fury(namespace = "demo", name = "Point")]
+//! struct Point {
+//!     x: i32,
+//!     y: i32,
+//! }
+//! let mut fury = Fury::default();
+//! fury.register::<Point>()?;
+//! let entry = fury.registry().get::<Point>().expect("registered");
+//! let bytes = &entry.local_typedef(fury.registry(), true)?.bytes;
+//!
+//! let def = TypeDef::read(&mut Reader::new(bytes), &TypeDefLimits::default())?;
+//! assert!(def.is_struct());
+//! assert_eq!(
+//!     def.registration,
+//!     TypeDefRegistration::Name { namespace: "demo".into(), type_name: "Point".into() }
+//! );
+//! let names: Vec<_> = def.fields.iter().map(|f| f.id.clone()).collect();
+//! assert_eq!(names, [FieldId::Name("x".into()), FieldId::Name("y".into())]);
+//! # Ok::<(), fury::Error>(())
+//! ```
 
 mod meta_string;
 mod murmur3;
-pub mod typedef;
+pub(crate) mod typedef;
 mod wire;
 
 #[cfg(test)]
 pub(crate) use meta_string::MAX_META_STRING_CHARS;
-pub use meta_string::{MetaEncoding, MetaStringEncoder};
+pub use meta_string::{MetaEncoding, MetaString, MetaStringEncoder};
 pub use murmur3::murmur3_x64_128;
+pub use typedef::{FieldId, FieldInfo, FieldType, TypeDef, TypeDefLimits, TypeDefRegistration};
 #[cfg(test)]
 pub(crate) use wire::meta_string_hash;
-pub use wire::{EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString};
+pub(crate) use wire::{
+    EncodedMetaString, MetaStringReadState, MetaStringWriteState, WireMetaString,
+};
 
 #[cfg(test)]
 mod tests;

@@ -41,7 +41,15 @@ pub(crate) fn le_u64(bytes: &[u8]) -> u64 {
 /// Both halves start from `seed`. The reference implementation (and pyfory's binding of it)
 /// takes a 32-bit seed; for seeds below 2^32 the results are identical.
 ///
-/// (Example: `doc_examples::meta_murmur3_line_44` in the crate's unit tests.)
+/// ```
+/// use fury::meta::murmur3_x64_128;
+/// assert_eq!(murmur3_x64_128(b"", 0), (0, 0));
+/// // MurmurHash3_x64_128("hello", seed 0), as the reference implementation gives it.
+/// assert_eq!(
+///     murmur3_x64_128(b"hello", 0),
+///     (0xcbd8_a7b3_41bd_9b02, 0x5b1e_906a_48ae_1d19)
+/// );
+/// ```
 pub fn murmur3_x64_128(data: &[u8], seed: u64) -> (u64, u64) {
     let mut h1 = seed;
     let mut h2 = seed;

@@ -28,7 +28,7 @@ const MAX_INTERNED_LEN: usize = 2048;
 /// `fmix64(v1 ^ v2 * 0x9e3779b97f4a7c15 ^ len << 56)`, low byte replaced by the encoding id);
 /// it never appears on the wire but makes lookups cheap. The empty string hashes to 0.
 ///
-/// (Example: `doc_examples::meta_wire_line_31` in the crate's unit tests.)
+/// (Example: `doc_examples::meta_string_hash_carries_the_encoding_in_its_low_byte` in the crate's unit tests.)
 pub fn meta_string_hash(data: &[u8], encoding: MetaEncoding) -> u64 {
     let h = match data.len() {
         0 => return 0,
@@ -57,7 +57,7 @@ struct Inner {
 /// then written with one copy of its precomputed bytes. Cloning is cheap (a reference count)
 /// and a clone is the *same* meta string for deduplication.
 ///
-/// (Example: `doc_examples::meta_wire_line_65` in the crate's unit tests.)
+/// (Example: `doc_examples::a_repeated_meta_string_is_written_as_its_id` in the crate's unit tests.)
 #[derive(Debug, Clone)]
 pub struct EncodedMetaString {
     inner: Arc<Inner>,
@@ -366,7 +366,7 @@ impl PartialEq<EncodedMetaString> for WireMetaString<'_> {
 /// A stream of a connection that shares metadata (`ReadMeta`) starts with the strings of
 /// the connection's earlier messages as ids `0..base.len()`.
 ///
-/// (Example: `doc_examples::meta_wire_line_362` in the crate's unit tests.)
+/// (Example: `doc_examples::a_meta_string_id_reads_as_the_string_it_names` in the crate's unit tests.)
 #[derive(Debug, Default)]
 pub struct MetaStringReadState<'a> {
     base: &'a [EncodedMetaString],

@@ -42,12 +42,12 @@ impl TypeDefCache {
     }
 
     /// The TypeDef with this header, if cached.
-    pub fn get(&self, header: u64) -> Option<Arc<RemoteTypeDef>> {
+    pub(crate) fn get(&self, header: u64) -> Option<Arc<RemoteTypeDef>> {
         self.map.read().ok()?.get(&header).cloned()
     }
 
     /// Keeps `def` under `header` if there is room.
-    pub fn insert(&self, header: u64, def: Arc<RemoteTypeDef>) {
+    pub(crate) fn insert(&self, header: u64, def: Arc<RemoteTypeDef>) {
         if let Ok(mut m) = self.map.write() {
             if m.len() < self.max_entries {
                 m.entry(header).or_insert(def);

@@ -213,11 +213,11 @@ pub trait FuryRow: RowValue + Sized {
 
     /// Validates `bytes` as a row of this type, in one pass: every slot, offset and size in
     /// range, bitmaps sized, no null where the field is not an `Option`, strings UTF-8,
-    /// nested rows recursively up to [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) levels,
+    /// nested rows recursively up to [`DEFAULT_MAX_DEPTH`](crate::Config::DEFAULT_MAX_DEPTH) levels,
     /// the values out of line of each container in slot order without overlapping (as every
     /// writer appends them; so the pass is linear). The view's accessors then cannot fail.
     fn view_row(bytes: &[u8]) -> Result<Self::View<'_>> {
-        Check::root::<Self>(bytes, crate::DEFAULT_MAX_DEPTH)?;
+        Check::root::<Self>(bytes, crate::Config::DEFAULT_MAX_DEPTH)?;
         // SAFETY: `bytes` passed `check` just above.
         Ok(unsafe { Self::view(false, bytes) })
     }
@@ -276,7 +276,7 @@ pub trait FuryRow: RowValue + Sized {
                 0,
             ));
         }
-        Check::root::<Self>(row, crate::DEFAULT_MAX_DEPTH).map_err(|e| e.shifted(8))?;
+        Check::root::<Self>(row, crate::Config::DEFAULT_MAX_DEPTH).map_err(|e| e.shifted(8))?;
         // SAFETY: `row` passed `check` just above.
         Ok(unsafe { Self::view(false, row) })
     }

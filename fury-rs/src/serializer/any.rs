@@ -9,7 +9,7 @@
 //! user type the registry entry of the `Fury` instance, whose reader was stored when the
 //! type was registered.
 
-use super::declared::{read_type_info_rest, TypeInfoRest};
+use super::typedef_declared::{read_type_info_rest, TypeInfoRest};
 use super::{Deserialize, Map, Serialize, Set, UInt8Array, WireType};
 use crate::context::{AnyTarget, ReadContext, RefSlot, WriteContext};
 use crate::error::{Error, ErrorKind, Result};

@@ -49,6 +49,7 @@ impl From<&crate::Decimal> for BigDecimal {
     /// The same number with the same scale.
     ///
     /// ```
+    /// // Needs fury's feature `bigdecimal` and the crate `bigdecimal`.
     /// let d: fury::Decimal = "-123.45".parse().unwrap();
     /// assert_eq!(bigdecimal::BigDecimal::from(&d).to_string(), "-123.45");
     /// ```
@@ -69,6 +70,7 @@ impl TryFrom<&BigDecimal> for crate::Decimal {
     /// The same number with the same scale, if the scale fits DECIMAL's 32 bits.
     ///
     /// ```
+    /// // Needs fury's feature `bigdecimal` and the crate `bigdecimal`.
     /// use std::str::FromStr;
     /// let b = bigdecimal::BigDecimal::from_str("123456789012345678901234567890.5").unwrap();
     /// let d = fury::Decimal::try_from(&b).unwrap();

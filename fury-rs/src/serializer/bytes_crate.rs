@@ -26,6 +26,7 @@ impl Serialize for Bytes {
 }
 
 /// ```
+/// // Needs fury's feature `bytes` and the crate `bytes`.
 /// use bytes::Bytes;
 /// let fury = fury::Fury::default();
 /// let input = Bytes::from(fury.serialize(&vec![1u8, 2, 3]).unwrap());

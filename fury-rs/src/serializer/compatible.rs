@@ -12,7 +12,7 @@ use crate::registry::{RemoteTypeDef, UserType};
 use crate::types::{RefFlag, TypeId};
 use std::sync::Arc;
 
-use super::declared::{inline_kind, is_struct_kind};
+use super::typedef_declared::{inline_kind, is_struct_kind};
 
 /// The plan for the next body of `T`: `None` when no remote TypeDef was read for `T` (the
 /// local schema applies) or when the remote TypeDef equals the local one.
@@ -126,5 +126,5 @@ pub fn missing_field<'de, F: Deserialize<'de>>(
 /// Reads past a value the peer declared as `t` (a field the local struct lacks), building
 /// nothing.
 pub fn skip_field<'de>(ctx: &mut ReadContext<'de, '_>, t: &FieldType) -> Result<()> {
-    super::declared::read_declared::<super::skip::Skipped>(ctx, t).map(drop)
+    super::typedef_declared::read_declared::<super::skip::Skipped>(ctx, t).map(drop)
 }

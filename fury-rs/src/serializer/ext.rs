@@ -12,7 +12,8 @@ use crate::error::Result;
 /// the foreign type directly).
 ///
 /// ```
-/// use fury::{Ext, FuryObject, ReadContext, WriteContext};
+/// use fury::wire::{ReadContext, WriteContext};
+/// use fury::{Ext, FuryObject};
 ///
 /// /// Written as two varints, as a pyfory serializer for `Point` registered with id 400
 /// /// writes it (`write_varint32(x); write_varint32(y)`).

@@ -13,7 +13,6 @@ mod bytes_crate;
 mod collection;
 pub mod compatible;
 mod decimal;
-pub(crate) mod declared;
 mod dynamic;
 pub(crate) mod ext;
 mod items;
@@ -28,6 +27,7 @@ mod skip;
 mod std_types;
 mod string;
 mod temporal;
+pub(crate) mod typedef_declared;
 pub(crate) mod union;
 mod wrapper;
 
@@ -55,7 +55,8 @@ use crate::types::TypeId;
 /// and the containers read.
 ///
 /// ```
-/// use fury::{TypeId, WireType};
+/// use fury::wire::TypeId;
+/// use fury::WireType;
 /// assert_eq!(<u32 as WireType>::TYPE_ID, TypeId::VarUInt32);
 /// assert_eq!(<Vec<f64> as WireType>::TYPE_ID, TypeId::Float64Array);
 /// ```

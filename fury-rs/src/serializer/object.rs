@@ -112,7 +112,8 @@ impl Registration {
     /// attribute names, if it has one.
     ///
     /// ```
-    /// use fury::{FuryObject, Registration};
+    /// use fury::registry::Registration;
+    /// use fury::FuryObject;
     ///
     /// #[derive(FuryObject)]
     /// #[fury(id = 7)]

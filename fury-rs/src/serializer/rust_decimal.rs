@@ -42,6 +42,7 @@ impl From<RustDecimal> for crate::Decimal {
     /// The same number with the same scale.
     ///
     /// ```
+    /// // Needs fury's feature `rust_decimal` and the crate `rust_decimal`.
     /// let d = rust_decimal::Decimal::new(-12345, 2);
     /// assert_eq!(fury::Decimal::from(d).to_string(), "-123.45");
     /// ```
@@ -58,6 +59,7 @@ impl TryFrom<&crate::Decimal> for RustDecimal {
     /// bits after a negative scale is multiplied out, and a scale of at most 28.
     ///
     /// ```
+    /// // Needs fury's feature `rust_decimal` and the crate `rust_decimal`.
     /// let d: fury::Decimal = "1E+3".parse().unwrap();
     /// assert_eq!(rust_decimal::Decimal::try_from(&d).unwrap().to_string(), "1000");
     /// let tiny: fury::Decimal = "1E-30".parse().unwrap();

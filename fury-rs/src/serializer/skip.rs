@@ -2,7 +2,9 @@
 //! lacks. The structure is checked (lengths against the input, flags, nesting depth, TypeDefs),
 //! the content is not (a skipped string is not validated as UTF-8).
 
-use super::declared::{current_body_typedef, dynamic_type_info_rest, read_declared, Dynamic};
+use super::typedef_declared::{
+    current_body_typedef, dynamic_type_info_rest, read_declared, Dynamic,
+};
 use super::{read_elements, read_map, Deserialize, WireType};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};

@@ -5,7 +5,8 @@
 //! and the value nodes of `PROTOCOL.md`. Decimals and the other out-of-band vectors go
 //! through the dynamic `Value` (see `main.rs`).
 
-use fury::{DeserializeOwned, Ext, Fury, FuryObject, ReadContext, Serialize, WriteContext};
+use fury::wire::{ReadContext, WriteContext};
+use fury::{DeserializeOwned, Ext, Fury, FuryObject, Serialize};
 use fury_conformance::{hex_decode, hex_encode};
 use serde_json::{json, Value as Json};
 

@@ -9,10 +9,10 @@ use crate::context::{ReadContext, RefSlot};
 use crate::error::{Error, ErrorKind, Result};
 use crate::registry::plan::name_of;
 use crate::registry::RemoteTypeDef;
-use crate::serializer::declared::{
+use crate::serializer::map::PairVec;
+use crate::serializer::typedef_declared::{
     current_body_typedef, dynamic_type_info_rest, read_declared, Dynamic,
 };
-use crate::serializer::map::PairVec;
 use crate::serializer::{read_elements, read_map, read_with_flag, Deserialize};
 use crate::types::TypeId;
 use crate::value::{registration_name, DynamicStruct, DynamicValue, EnumValue, UnionValue, Value};

@@ -7,7 +7,7 @@ use crate::context::WriteContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, FieldType, TypeDefRegistration, BY_NAME_FLAG};
 use crate::registry::{Registration, RemoteTypeDef, UserKind};
-use crate::serializer::declared::{inline_kind, is_struct_kind};
+use crate::serializer::typedef_declared::{inline_kind, is_struct_kind};
 use crate::serializer::{write_elements, write_map, Serialize};
 use crate::types::{RefFlag, TypeId};
 use crate::value::{DynamicStruct, DynamicValue, Form};

@@ -7,7 +7,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{TypeDef, TypeDefRegistration};
 use crate::meta::MetaStringEncoder;
 use crate::registry::{EncodedTypeName, UserKind};
-use crate::serializer::declared::{read_type_info_rest, TypeInfoRest};
+use crate::serializer::typedef_declared::{read_type_info_rest, TypeInfoRest};
 use crate::types::{RefFlag, TypeId};
 use crate::value::{DynType, DynamicValue, EnumValue, UnionValue};
 use std::sync::Arc;

@@ -1,36 +1,8 @@
-//! A tokio-util codec of fury frames (feature `tokio`).
-//!
-//! [`FuryCodec<T>`] frames xlang streams as [`crate::frame`] describes: a 4-byte
-//! little-endian body length, then one stream. Use it with `tokio_util::codec::Framed` (or
-//! `FramedRead` / `FramedWrite`) on any `AsyncRead + AsyncWrite`:
-//!
-//! ```
-//! use bytes::BytesMut;
-//! use fury::codec::FuryCodec;
-//! use tokio_util::codec::{Decoder, Encoder};
-//!
-//! let fury = std::sync::Arc::new(fury::Fury::default());
-//! let mut codec = FuryCodec::<String>::new(fury);
-//! let mut wire = BytesMut::new();
-//! codec.encode("ping".to_string(), &mut wire).unwrap();
-//! assert_eq!(wire[..4], [8, 0, 0, 0]);
-//!
-//! let mut half = wire.split_to(6); // a frame split by the network
-//! assert!(codec.decode(&mut half).unwrap().is_none());
-//! half.unsplit(wire);
-//! assert_eq!(codec.decode(&mut half).unwrap().unwrap().unwrap(), "ping");
-//! ```
-//!
-//! Decoding yields `Result<T, FrameError>` items: a frame that arrived whole but does not
-//! hold a valid `T` is an item error naming the frame, and the codec is already at the next
-//! frame, so the connection goes on (a server answers with an error and keeps reading).
-//! Only what leaves the connection unusable is a [`CodecError`]: an I/O error, a frame
-//! announced longer than the maximum (the stream can no longer be trusted to be framed), or
-//! the connection ending inside a frame. `FramedRead` ends its stream after such an error.
+//! The tokio-util codec of frames (feature `tokio`): [`FuryCodec`].
 
+use super::HEADER_LEN;
 use crate::context::{ReadMeta, WriteMeta};
 use crate::error::Result;
-use crate::frame::{self, HEADER_LEN};
 use crate::fury::{with_scratch, Fury};
 use crate::serializer::{DeserializeOwned, Serialize};
 use bytes::{Buf, BufMut, BytesMut};
@@ -38,7 +10,37 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-/// Encodes any `Serialize` value and decodes `T` (see [the module](self)).
+/// A tokio-util codec of fury frames (feature `tokio`): encodes any `Serialize` value and
+/// decodes `T`.
+///
+/// [`FuryCodec<T>`] frames xlang streams as [`crate::frame`] describes: a 4-byte
+/// little-endian body length, then one stream. Use it with `tokio_util::codec::Framed` (or
+/// `FramedRead` / `FramedWrite`) on any `AsyncRead + AsyncWrite`:
+///
+/// ```
+/// // Needs fury's feature `tokio` and the crates `bytes` and `tokio-util` (`codec`).
+/// use bytes::BytesMut;
+/// use fury::frame::FuryCodec;
+/// use tokio_util::codec::{Decoder, Encoder};
+///
+/// let fury = std::sync::Arc::new(fury::Fury::default());
+/// let mut codec = FuryCodec::<String>::new(fury);
+/// let mut wire = BytesMut::new();
+/// codec.encode("ping".to_string(), &mut wire).unwrap();
+/// assert_eq!(wire[..4], [8, 0, 0, 0]);
+///
+/// let mut half = wire.split_to(6); // a frame split by the network
+/// assert!(codec.decode(&mut half).unwrap().is_none());
+/// half.unsplit(wire);
+/// assert_eq!(codec.decode(&mut half).unwrap().unwrap().unwrap(), "ping");
+/// ```
+///
+/// Decoding yields `Result<T, FrameError>` items: a frame that arrived whole but does not
+/// hold a valid `T` is an item error naming the frame, and the codec is already at the next
+/// frame, so the connection goes on (a server answers with an error and keeps reading).
+/// Only what leaves the connection unusable is a [`CodecError`]: an I/O error, a frame
+/// announced longer than the maximum (the stream can no longer be trusted to be framed), or
+/// the connection ending inside a frame. `FramedRead` ends its stream after such an error.
 pub struct FuryCodec<T> {
     fury: Arc<Fury>,
     max_frame_len: usize,
@@ -79,11 +81,11 @@ impl<T> Clone for FuryCodec<T> {
 
 impl<T> FuryCodec<T> {
     /// A codec using `fury` (its registrations and mode), with frames of at most
-    /// [`frame::DEFAULT_MAX_FRAME_LEN`] body bytes.
+    /// [`super::DEFAULT_MAX_FRAME_LEN`] body bytes.
     pub fn new(fury: Arc<Fury>) -> Self {
         FuryCodec {
             fury,
-            max_frame_len: frame::DEFAULT_MAX_FRAME_LEN,
+            max_frame_len: super::DEFAULT_MAX_FRAME_LEN,
             decoded: 0,
             encoded: 0,
             meta: None,
@@ -98,6 +100,7 @@ impl<T> FuryCodec<T> {
     /// message). Turning it on discards what was shared so far.
     ///
     /// ```
+    /// // Needs fury's feature `tokio` and the crates `bytes` and `tokio-util` (`codec`).
     /// use tokio_util::codec::{Decoder, Encoder};
     /// # #[derive(fury::FuryObject, Debug, PartialEq)]
     /// # #[fury(id = 100)]
@@ -105,8 +108,8 @@ impl<T> FuryCodec<T> {
     /// let mut fury = fury::Fury::default();
     /// fury.register::<Point>().unwrap();
     /// let fury = std::sync::Arc::new(fury);
-    /// let mut client = fury::codec::FuryCodec::<Point>::new(fury.clone()).share_meta(true);
-    /// let mut server = fury::codec::FuryCodec::<Point>::new(fury).share_meta(true);
+    /// let mut client = fury::frame::FuryCodec::<Point>::new(fury.clone()).share_meta(true);
+    /// let mut server = fury::frame::FuryCodec::<Point>::new(fury).share_meta(true);
     /// let mut wire = bytes::BytesMut::new();
     /// client.encode(Point { x: 1, y: 2 }, &mut wire).unwrap();
     /// let first = wire.len();
@@ -123,9 +126,10 @@ impl<T> FuryCodec<T> {
     /// Sets the largest frame body accepted or written (bytes).
     ///
     /// ```
+    /// // Needs fury's feature `tokio` and the crates `bytes` and `tokio-util` (`codec`).
     /// use tokio_util::codec::Decoder;
     /// let fury = std::sync::Arc::new(fury::Fury::default());
-    /// let mut codec = fury::codec::FuryCodec::<String>::new(fury).max_frame_len(4);
+    /// let mut codec = fury::frame::FuryCodec::<String>::new(fury).max_frame_len(4);
     /// let mut wire = bytes::BytesMut::from(&[8u8, 0, 0, 0][..]);
     /// let err = codec.decode(&mut wire).unwrap_err();
     /// assert_eq!(err.to_string(), "frame 0 announces 8 bytes, more than the maximum of 4");
@@ -241,7 +245,7 @@ impl<T, E: Serialize> tokio_util::codec::Encoder<E> for FuryCodec<T> {
             let mut meta = meta;
             match meta.as_deref_mut() {
                 Some(meta) => {
-                    frame::append_frame(scratch, |out| fury.serialize_with_meta(&item, out, meta))?
+                    super::append_frame(scratch, |out| fury.serialize_with_meta(&item, out, meta))?
                 }
                 None => fury.serialize_frame_into(&item, scratch)?,
             }

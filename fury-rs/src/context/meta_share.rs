@@ -2,40 +2,17 @@
 //! side, announced TypeDefs, the current TypeDef per local type and its read plan on the read
 //! side.
 
-use super::*;
-
-/// The TypeDef that bodies of one local type currently follow, with the read plan resolved
-/// for it (so a list of structs resolves its plan once, not per element).
-pub(super) struct CurrentDef {
-    pub(super) key: std::any::TypeId,
-    /// `None`: the local TypeDef itself (the body is read as the local schema).
-    pub(super) def: Option<Arc<RemoteTypeDef>>,
-    pub(super) plan: Option<(bool, Option<Arc<crate::registry::plan::ReadPlan>>)>,
-}
-
-/// A local TypeDef announced by the stream, kept inline while every TypeDef announced so far
-/// is a local one (the common case): no allocation and no per-thread state for it.
-#[derive(Clone, Copy)]
-pub(super) struct InlineLocal {
-    pub(super) key: std::any::TypeId,
-    pub(super) entry: u32,
-    pub(super) compress_int: bool,
-}
-
-/// How many local TypeDefs are kept inline before moving to the general tables.
-pub(super) const INLINE_LOCALS: usize = 4;
-
-/// A TypeDef announced in the stream (by its index of announcement).
-pub(super) enum SharedDef {
-    /// Byte for byte the local TypeDef of registry entry `entry` under `compress_int`: found
-    /// by comparing bytes, without parsing or a cache lookup.
-    Local { entry: u32, compress_int: bool },
-    /// Any other, parsed or taken from the instance's cache.
-    Remote(Arc<RemoteTypeDef>),
-}
-
-/// Shared types (meta share) a write context tracks inline, before its extra state.
-pub(super) const SHARED_INLINE: usize = 8;
+use super::spare::{take_read_extra, take_write_extra};
+use super::{
+    AnyTarget, CurrentDef, InlineLocal, LastUserType, ReadContext, SharedDef, WriteContext,
+    INLINE_LOCALS, SHARED_INLINE,
+};
+use crate::buffer::Reader;
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::TypeDef;
+use crate::meta::{EncodedMetaString, WireMetaString};
+use crate::registry::RemoteTypeDef;
+use std::sync::Arc;
 
 impl<'a> WriteContext<'a> {
     /// The meta-share marker of the registered type at registry index `index`: `n << 1` the
@@ -379,13 +356,13 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     pub(crate) fn set_dyn_type(&mut self, ty: crate::value::DynType) {
         self.extra
             .get_or_insert_with(take_read_extra)
-            .last_user_type = super::pool::LastUserType::Value(ty);
+            .last_user_type = LastUserType::Value(ty);
     }
 
     /// The registration kept by [`set_dyn_type`](Self::set_dyn_type).
     pub(crate) fn dyn_type(&self) -> crate::value::DynType {
         match self.extra.as_ref().map(|e| &e.last_user_type) {
-            Some(super::pool::LastUserType::Value(t)) => t.clone(),
+            Some(LastUserType::Value(t)) => t.clone(),
             _ => crate::value::DynType::Untyped,
         }
     }
@@ -434,21 +411,21 @@ impl<'de, 'r> ReadContext<'de, 'r> {
 
     /// Records the registered type that a `dyn AnyObject` type info just named.
     pub(crate) fn set_any_target(&mut self, target: AnyTarget) {
-        self.extra_mut().last_user_type = super::pool::LastUserType::Any(target);
+        self.extra_mut().last_user_type = LastUserType::Any(target);
     }
 
     /// Forgets the registered type the last `dyn AnyObject` type info named: the next
     /// payload has none (a field the peer declared as an enum, read into a `dyn AnyObject`).
     pub(crate) fn clear_any_target(&mut self) {
         if let Some(e) = self.extra.as_mut() {
-            e.last_user_type = super::pool::LastUserType::None;
+            e.last_user_type = LastUserType::None;
         }
     }
 
     /// The registered type that the last `dyn AnyObject` type info named, if any.
     pub(crate) fn any_target(&self) -> Option<AnyTarget> {
         match &self.extra.as_ref()?.last_user_type {
-            super::pool::LastUserType::Any(t) => Some(t.clone()),
+            LastUserType::Any(t) => Some(t.clone()),
             _ => None,
         }
     }

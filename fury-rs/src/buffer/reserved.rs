@@ -16,7 +16,7 @@ use super::Writer;
 /// Exclusive access to the end of a [`Writer`] with at least `left` bytes of spare capacity.
 ///
 /// ```
-/// use fury::Writer;
+/// use fury::wire::Writer;
 /// let mut out = Vec::new();
 /// let mut w = Writer::new(&mut out);
 /// let mut room = w.room(16);

@@ -2,7 +2,7 @@
 //!
 //! An xlang stream does not say how long it is, so a transport that carries several of them
 //! needs framing. fury-rs uses the simplest one, also spoken by the tokio codec (feature
-//! `tokio`, [`crate::codec`]) and the Python client in `fury-rs/examples/`: each frame is
+//! `tokio`, [`FuryCodec`]) and the Python client in `fury-rs/examples/`: each frame is
 //! its body length as a 4-byte little-endian unsigned integer, then the body, one xlang
 //! stream. Every frame is written with one `write_all` (or one `put_slice`), never a length
 //! write followed by a body write.
@@ -20,6 +20,12 @@
 //! assert_eq!(fury.read_frame::<Vec<i64>, _>(&mut input, max).unwrap(), Some(vec![1, 2]));
 //! assert_eq!(fury.read_frame::<String, _>(&mut input, max).unwrap(), None); // clean end
 //! ```
+
+#[cfg(feature = "tokio")]
+mod tokio_codec;
+
+#[cfg(feature = "tokio")]
+pub use self::tokio_codec::{CodecError, FrameError, FuryCodec};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::fury::{with_scratch, Fury};

@@ -1,68 +1,6 @@
 //! The rarely needed part of a context's state, kept out of line and reused per thread.
 
-use super::*;
-
-/// Write state that only some streams need (named types, shared pointers, dynamic values).
-#[derive(Default)]
-pub(super) struct WriteExtra {
-    pub(super) meta_strings: MetaStringWriteState,
-    pub(super) seen: std::collections::HashMap<usize, u32>,
-    pub(super) ref_types: Vec<u8>,
-    /// Registry indices of the shared types after the first `SHARED_INLINE` of a stream.
-    pub(super) shared_more: Vec<u32>,
-    /// Headers of the TypeDefs shared in this stream that no registry entry owns (those of
-    /// `Value::Struct`s read from a peer), by their synthetic index `u32::MAX - position`.
-    pub(super) dynamic_defs: Vec<u64>,
-}
-
-/// Read state that only some streams need (TypeDefs, reference ids).
-#[derive(Default)]
-pub(super) struct ReadExtra {
-    pub(super) typedefs: Vec<SharedDef>,
-    pub(super) current: Vec<CurrentDef>,
-    pub(super) refs: Vec<RefSlot>,
-    /// Slots holding a placeholder cell, with the function that empties it (see
-    /// `ReadContext::break_cycles`).
-    pub(super) placeholders: Vec<(usize, ClearCell)>,
-    /// With tracking on, the back references of dynamic `Value`s are renumbered as the
-    /// writer numbers them (`canon`: ids so far in that numbering; `slot_canon`: the id in it
-    /// of each slot a static type's reader took, `u32::MAX` for the others; `canon_root`: the
-    /// root is a `Value` not yet read; `count`: whether the writer gives the next value an
-    /// id, when its position decides that rather than its kind -- the present side of a null
-    /// map pair, a declared struct field).
-    pub(super) canon: u32,
-    pub(super) slot_canon: Vec<u32>,
-    pub(super) canon_root: bool,
-    /// Bytes of `Value` copies made so far for back references to values the writer gives
-    /// no id (see `ReadContext::copy_allowance`).
-    pub(super) copied: std::cell::Cell<usize>,
-    pub(super) count: Option<bool>,
-    /// The user type the last dynamic type info named, for the payloads that follow it (one
-    /// type info may serve a run of list elements): as a `Value` keeps it, or as the
-    /// registered type a `dyn AnyObject` reads.
-    pub(super) last_user_type: LastUserType,
-}
-
-/// What [`ReadExtra::last_user_type`] holds.
-#[derive(Default)]
-pub(super) enum LastUserType {
-    #[default]
-    None,
-    Value(crate::value::DynType),
-    Any(AnyTarget),
-}
-
-/// The registered type a `dyn AnyObject` type info named: its registry position, and for a
-/// compatible struct the TypeDef its bodies follow.
-#[derive(Clone)]
-pub(crate) struct AnyTarget {
-    /// The kind byte of the type info.
-    pub(crate) kind: TypeId,
-    /// The registry position of the type.
-    pub(crate) entry: u32,
-    /// The TypeDef of a compatible struct's bodies.
-    pub(crate) def: Option<Arc<RemoteTypeDef>>,
-}
+use super::{BorrowedCopies, LastUserType, ReadContext, ReadExtra, WriteContext, WriteExtra};
 
 /// Above this many entries a used state is dropped instead of kept for the next stream, so
 /// that one huge message does not make every later `clear` slow.
@@ -176,7 +114,7 @@ impl Drop for ReadContext<'_, '_> {
 
 #[cold]
 #[inline(never)]
-fn drop_borrowed_copies(c: Box<super::BorrowedCopies<'_>>) {
+fn drop_borrowed_copies(c: Box<BorrowedCopies<'_>>) {
     drop(c);
 }
 

@@ -2,7 +2,10 @@
 //! meta-share numbering of a stream carried on into the next stream, so that each TypeDef
 //! crosses the connection once.
 
-use super::*;
+use super::spare::take_write_extra;
+use super::{ReadContext, SharedDef, WriteContext, SHARED_INLINE};
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::{EncodedMetaString, MetaStringWriteState};
 
 /// The most TypeDefs a [`ReadMeta`] keeps: a peer announcing more is refused, so that a
 /// hostile connection cannot grow it without bound.
