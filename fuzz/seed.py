@@ -169,7 +169,7 @@ def main():
     kinds_seeds(source, written)
 
     # borrowed: struct vectors under the entry of their schema in their own mode; the root
-    # vectors (conformance/vectors, all compatible) under both modes' entries.
+    # vectors (conformance/vectors/builtins, all compatible) under both modes' entries.
     names = borrowed_names()
     for v in vectors:
         raw = bytes.fromhex(v["hex"])

@@ -217,10 +217,7 @@ def document():
 def check_peer(path):
     """pyfory (and the independent decoder) read another writer's bytes of every vector."""
     VL.require_pyfory()
-    vectors = VL.load_vectors(VL.group_dir(GROUP))
     forys = {}
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
 
     def read_back(vec, w):
         key = settings_key(vec["settings"])
@@ -229,7 +226,7 @@ def check_peer(path):
         problems = CP.check_entry(vec, bytes.fromhex(w["hex"]), forys[key], True)
         return "; ".join(problems[:5]) or None
 
-    return VL.peer_report("untyped-field", vectors, written, read_back)
+    return VL.peer_check(GROUP, "untyped-field", path, read_back, vectors=VL.load_vectors(VL.group_dir(GROUP)))
 
 
 def documents():

@@ -15,7 +15,6 @@ Usage:
 """
 
 import decimal
-import json
 import sys
 
 import vectorlib as VL  # noqa: E402
@@ -59,17 +58,12 @@ def document():
 
 
 def check_peer(path):
-    with open(VL.group_file("decimal"), encoding="utf-8") as fh:
-        vectors = json.load(fh)["vectors"]
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
     fory = VL.make_fory(SETTINGS)
 
-    def read_back(vec, w):
-        got = value_of(fory.deserialize(bytes.fromhex(w["hex"])))
-        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
+    def read(_vec, data):
+        return value_of(fory.deserialize(data))
 
-    return VL.peer_report("decimal", vectors, written, read_back)
+    return VL.peer_check("decimal", "decimal", path, VL.plain_read_back(read))
 
 
 def documents():

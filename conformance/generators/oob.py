@@ -169,8 +169,6 @@ def check_peer(path):
     with open(VL.group_file("oob"), encoding="utf-8") as fh:
         doc = json.load(fh)
     types = VL.TypeTable(doc["types"])
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
 
     def read_back(vec, w):
         fory = types.make_fory(vec["settings"])
@@ -179,7 +177,7 @@ def check_peer(path):
         diffs = compare(vec["value"], value, types, vec["settings"])
         return "; ".join(diffs[:3]) if diffs else None
 
-    return VL.peer_report("out-of-band", doc["vectors"], written, read_back)
+    return VL.peer_check(GROUP, "out-of-band", path, read_back, vectors=doc["vectors"])
 
 
 def documents():

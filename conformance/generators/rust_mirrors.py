@@ -1900,18 +1900,26 @@ def generator_for(doc):
     return Gen(doc)
 
 
+def shown(path):
+    """A path as the repository names it."""
+    try:
+        return path.resolve().relative_to(CONFORMANCE.parent).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def write_or_check(outp, text, check, what):
     """Writes text to outp (or, with check, compares); returns False when stale."""
     if check:
         current = outp.read_text(encoding="utf-8") if outp.exists() else None
         if current != text:
-            print(f"{outp} is stale: run python conformance/generate.py", file=sys.stderr)
+            print(f"{shown(outp)} is stale: run python conformance/generate.py", file=sys.stderr)
             return False
-        print(f"{outp} is up to date")
+        print(f"{shown(outp)} is up to date")
         return True
     outp.parent.mkdir(parents=True, exist_ok=True)
     outp.write_text(text, encoding="utf-8")
-    print(f"wrote {outp} ({what})")
+    print(f"wrote {shown(outp)} ({what})")
     return True
 
 

@@ -31,7 +31,6 @@ Usage:
 """
 
 import dataclasses
-import json
 import sys
 from typing import List, Optional
 
@@ -167,18 +166,12 @@ def document():
 
 
 def check_peer(path):
-    with open(VL.group_file("union"), encoding="utf-8") as fh:
-        vectors = json.load(fh)["vectors"]
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
     c = classes()
 
-    def read_back(vec, w):
-        fory = make_fory(vec["settings"], c, vec["registered_by_name"])
-        got = plain(fory.deserialize(bytes.fromhex(w["hex"])))
-        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
+    def read(vec, data):
+        return plain(make_fory(vec["settings"], c, vec["registered_by_name"]).deserialize(data))
 
-    return VL.peer_report("union", vectors, written, read_back)
+    return VL.peer_check(GROUP, "union", path, VL.plain_read_back(read))
 
 
 def documents():

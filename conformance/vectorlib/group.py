@@ -22,7 +22,7 @@ from .peer import deserialize_all
 
 __all__ = [
     "GROUP_TABLE", "GROUP_TABLE_FORMAT", "groups", "group", "group_dir", "group_file", "group_files",
-    "protocol_2_groups", "render_document", "write_group", "peer_report", "die", "confirm_read_back",
+    "protocol_2_groups", "render_document", "write_group", "peer_report", "die", "confirm_read_back", "peer_check", "plain_read_back",
 ]
 
 GROUP_TABLE = os.path.join(CONFORMANCE_DIR, "groups.json")
@@ -147,6 +147,28 @@ def confirm_read_back(name, fory, data, node, py_value, types=None, read_failure
         if again != data:
             die(name, "node_to_py(value) serializes to {} instead of {}".format(again.hex()[:200], data.hex()[:200]))
     return None
+
+
+def peer_check(group, what, path, read_back, vectors=None):
+    """A generator's check_peer: pyfory reads another writer's streams of a one-file group.
+    ``path`` is that writer's list of {"name", "hex", ...}; ``vectors`` default to the
+    group's file as stored; ``read_back`` is as for peer_report. Returns the exit status."""
+    if vectors is None:
+        with open(group_file(group), encoding="utf-8") as fh:
+            vectors = json.load(fh)["vectors"]
+    with open(path, encoding="utf-8") as fh:
+        written = json.load(fh)
+    return peer_report(what, vectors, written, read_back)
+
+
+def plain_read_back(read):
+    """A read_back for vectors whose "value" is the plain form of what pyfory reads:
+    ``read(vector, data)`` returns that form for the bytes ``data``."""
+    def read_back(vec, w):
+        got = read(vec, bytes.fromhex(w["hex"]))
+        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
+
+    return read_back
 
 
 def peer_report(what, vectors, written, read_back):

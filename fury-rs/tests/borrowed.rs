@@ -1,5 +1,5 @@
 //! Borrowed decoding of strings and bytes: `&str` and `&[u8]` point into the input. The inputs
-//! are pyfory 1.7.7's bytes (conformance/vectors, the vector named in each comment).
+//! are pyfory 1.7.7's bytes (conformance/vectors/builtins, the vector named in each comment).
 
 use fury::Fury;
 use std::borrow::Cow;
