@@ -2,12 +2,20 @@
 """Check bytes written by another Fory port against the conformance vectors.
 
 Usage:
+    python conformance/check_peer.py --group NAME [PEER_BYTES.json]
+    python conformance/check_peer.py --list
     python conformance/check_peer.py PEER_BYTES.json [--vectors DIR ...]
-                                     [--allow-skipped] [--no-wire-check]
+                                     [--allow-skipped] [--no-wire-check] [--skip-list FILE]
     python conformance/check_peer.py --make-reference OUT.json [--vectors DIR ...]
 
---vectors may be given several times (default: conformance/vectors only),
-e.g. --vectors conformance/vectors --vectors conformance/vectors_structs.
+--group NAME checks the bytes fury-rs wrote for a group of conformance/groups.json (by
+default the group's "peer_bytes" under target/conformance/): with the group's own check when
+its generator (generators/NAME.py) has a check_peer(path), otherwise as below with the
+group's folder as --vectors and its "peer_skips" as --skip-list. --list prints the groups
+that have a peer check, with what they are about, one a line (tab-separated).
+
+--vectors may be given several times (default: conformance/vectors/builtins only),
+e.g. --vectors conformance/vectors/builtins --vectors conformance/vectors/structs.
 Vector files with a "types" list (struct and enum vectors) are decoded with
 Python dataclasses and Enums built from those definitions and registered
 with the same ids / names; before any bytes are checked, pyfory's field
@@ -35,7 +43,7 @@ Exit status 0 iff M == 0 and N > 0.
 --make-reference writes a peer-bytes file holding the vectors' own hex
 (path "reference"); checking it must pass, which tests this checker.
 
-Compatible-mode struct files (--vectors conformance/vectors_compat, settings
+Compatible-mode struct files (--vectors conformance/vectors/compat, settings
 compatible=true) are checked with the TypeDef-driven independent decoder;
 before any bytes are checked pyfory must encode the stored TypeDef of every
 type.  Evolution vectors (those with "writer_type") are checked three ways:
@@ -47,7 +55,7 @@ a "skipped" entry: that is not a failure.  A vector with
 "pyfory_reader_error" (pyfory's reader is known to fail on valid bytes)
 skips the reader step.
 
-Reference-tracking files (--vectors conformance/vectors_refs, settings
+Reference-tracking files (--vectors conformance/vectors/refs, settings
 ref=true; one file may mix compatible=false and compatible=true) are decoded
 with a pyfory Fory(xlang=True, ref=True, compatible=<the vector's>) that
 registers the file's types.  Before any bytes are checked, pyfory's field
@@ -61,9 +69,15 @@ for example when a port writes map entries in another order).
 """
 
 import argparse
+import importlib
 import json
 import os
 import sys
+
+# the row format's check reads timestamps as local times (pyfory.format): run in UTC, and with
+# the hash seed of the generators
+if os.environ.get("PYTHONHASHSEED") != "0" or os.environ.get("TZ") != "UTC":
+    os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, PYTHONHASHSEED="0", TZ="UTC"))
 
 sys.dont_write_bytecode = True  # keep the source tree clean
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -202,7 +216,7 @@ def load_peer(path):
 
 
 def make_type_forys(vectors):
-    """One Fory per struct/enum vector file and settings (vectors_any/ mixes same-schema and
+    """One Fory per struct/enum vector file and settings (the group any mixes same-schema and
     compatible vectors), with that file's types registered.  Checks that pyfory computes the
     stored field order, fingerprint and hash (and TypeDefs, for compatible vectors); the
     facts of a file that also has reference-tracking vectors are checked by make_ref_forys
@@ -254,7 +268,7 @@ def main(argv=None):
         "--vectors",
         action="append",
         metavar="DIR",
-        help="vector directory; may be repeated (default: conformance/vectors)",
+        help="vector directory; may be repeated (default: conformance/vectors/builtins)",
     )
     parser.add_argument("--allow-skipped", action="store_true", help="a vector with only skipped entries is not a failure")
     parser.add_argument(
@@ -266,11 +280,32 @@ def main(argv=None):
     parser.add_argument("--no-wire-check", action="store_true", help="only compare pyfory's decoded value")
     parser.add_argument("--make-reference", metavar="OUT", help="write the vectors' own hex as a peer-bytes file and exit")
     parser.add_argument("-v", "--verbose", action="store_true", help="also print passing entries")
+    parser.add_argument("--group", metavar="NAME", help="check fury-rs's bytes of a group of groups.json")
+    parser.add_argument("--list", action="store_true", help="print the groups with a peer check and exit")
     args = parser.parse_args(argv)
+    if args.list:
+        for row in VL.groups():
+            if row.get("peer_bytes"):
+                print("{}\t{}".format(row["name"], row["about"]))
+        return 0
+    if args.group:
+        row = VL.group(args.group)
+        if not row.get("peer_bytes"):
+            parser.error("group {} has no peer check (no \"peer_bytes\" in groups.json)".format(args.group))
+        if args.vectors or args.skip_list or args.make_reference:
+            parser.error("--group takes its vectors and skip list from groups.json")
+        args.peer_bytes = args.peer_bytes or os.path.join(os.path.dirname(VL.CONFORMANCE_DIR), "target",
+                                                          "conformance", row["peer_bytes"])
+        generator = importlib.import_module("generators." + args.group)
+        if hasattr(generator, "check_peer"):
+            return generator.check_peer(args.peer_bytes)
+        args.vectors = [VL.group_dir(args.group)]
+        if row.get("peer_skips"):
+            args.skip_list = os.path.join(VL.CONFORMANCE_DIR, row["peer_skips"])
 
     VL.require_pyfory()
     try:
-        vectors = VL.load_vector_dirs(args.vectors or [VL.DEFAULT_VECTOR_DIR])
+        vectors = VL.load_vector_dirs(args.vectors or [VL.group_dir("builtins")])
         type_fory = make_type_forys(vectors)
         ref_fory = make_ref_forys(vectors)
     except (OSError, ValueError, VL.VectorError) as exc:

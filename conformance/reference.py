@@ -26,12 +26,13 @@ here too: unions and extension types with the very classes and serializers
 their generator wrote the vectors with, rows with pyfory.format's from_row.
 """
 
+import importlib
 import json
 import os
 import sys
 
 if os.environ.get("TZ") != "UTC" or os.environ.get("PYTHONHASHSEED") != "0":
-    # pyfory.format reads timestamps as local times (generate_row.py runs in UTC too)
+    # pyfory.format reads timestamps as local times (generate.py runs in UTC too)
     os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, TZ="UTC", PYTHONHASHSEED="0"))
 
 sys.dont_write_bytecode = True
@@ -113,7 +114,7 @@ class Reference:
         if key not in self.v2_cache:
             plain = None
             if group in ("union", "ext"):
-                gen = __import__("generate_" + group)
+                gen = importlib.import_module("generators." + group)
                 fory = gen.make_fory(vec["settings"], gen.classes(), vec["registered_by_name"])
                 plain = gen.plain
             elif group == "oob":
@@ -126,9 +127,9 @@ class Reference:
     def check_v2_bytes(self, vec, data, buffers):
         group = vec["_group"]
         if group == "rows":
-            import generate_row
+            from generators import rows
 
-            got = generate_row.decode_node(vec["schema"], data)
+            got = rows.decode_node(vec["schema"], data)
             return row_diff(vec["value"], got)
         if group == "oob":
             return self.check_oob_bytes(vec, data, buffers)
@@ -138,9 +139,9 @@ class Reference:
         value, unread = VL.deserialize_all(fory, data)
         problems = ["{} trailing bytes after the root value".format(unread)] if unread else []
         if group == "decimal":
-            import generate_decimal
+            from generators import decimal
 
-            got = generate_decimal.value_of(value)
+            got = decimal.value_of(value)
             if got != vec["plain"]:
                 problems.append("pyfory read {}, expected {}".format(got, vec["plain"]))
             problems.extend("wire check: " + p for p in decimal_wire_problems(data, vec["plain"]))

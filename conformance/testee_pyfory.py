@@ -121,17 +121,17 @@ class Testee:
 
     @staticmethod
     def handle_row(req):
-        import generate_row
+        from generators import rows
 
         schema = req["row_schema"]
         to_row, _ = VL.row_encoder_for(schema)
         op = req["op"]
         if op == "decode":
-            return {"value": generate_row.decode_node(schema, bytes.fromhex(req["hex"]))}
+            return {"value": rows.decode_node(schema, bytes.fromhex(req["hex"]))}
         if op == "encode":
             value = VL.row_value_from_node({"struct": schema}, req["value"])
         else:
-            node = generate_row.decode_node(schema, bytes.fromhex(req["hex"]))
+            node = rows.decode_node(schema, bytes.fromhex(req["hex"]))
             value = VL.row_value_from_node({"struct": schema}, node)
         # pyfory leaves the slots of nulls as the memory was; they are zeroed, as the spec asks
         return {"hex": VL.row_zero_null_slots(schema, to_row(value).to_bytes())[0].hex()}

@@ -3,8 +3,8 @@
 
     python3 fuzz/seed.py            # adds the seeds to fuzz/corpus/<target>/ (keeps the rest)
 
-Every vector's bytes (the `hex` field of conformance/vectors/*.json, vectors_structs,
-vectors_compat, vectors_refs, and the `bytes` of the meta-string streams of vectors_meta) go
+Every vector's bytes (the `hex` field of conformance/vectors/builtins/*.json, vectors/structs,
+vectors/compat, vectors/refs, and the `bytes` of the meta-string streams of vectors/meta) go
 to the Value targets and prefix_stream. The derived targets get the bytes behind the selector
 byte of the entry the vector's schema names (the tables of fuzz/src/checks.rs), the typedef
 target the TypeDef body of each compatible-mode struct vector, in its own input layout.
@@ -49,7 +49,7 @@ def borrowed_names():
 def load_vectors():
     """(group file, vector dict) for every vector with bytes."""
     out = []
-    for pattern in ["vectors/*.json", "vectors_structs/*.json", "vectors_compat/*.json", "vectors_refs/*.json"]:
+    for pattern in ["vectors/builtins/*.json", "vectors/structs/*.json", "vectors/compat/*.json", "vectors/refs/*.json"]:
         for path in sorted(glob.glob(os.path.join(ROOT, "conformance", pattern))):
             with open(path) as f:
                 for v in json.load(f)["vectors"]:
@@ -58,7 +58,7 @@ def load_vectors():
 
 
 def meta_streams():
-    path = os.path.join(ROOT, "conformance", "vectors_meta", "meta_strings.json")
+    path = os.path.join(ROOT, "conformance", "vectors", "meta", "meta_strings.json")
     with open(path) as f:
         return [bytes.fromhex(s["bytes"]) for s in json.load(f)["streams"]]
 
@@ -116,20 +116,20 @@ def kinds_seeds(source, written):
         with open(path) as f:
             return json.load(f)["vectors"]
 
-    for v in group("vectors_oob/oob.json"):
+    for v in group("vectors/oob/oob.json"):
         bufs = [bytes.fromhex(b) for b in v["buffers"]]
         head = bytes([pick["oob"], len(bufs)]) + b"".join(len(b).to_bytes(2, "little") + b for b in bufs)
         write("kinds", head + bytes.fromhex(v["hex"]), written)
-    for v in group("vectors_union/union.json"):
+    for v in group("vectors/union/union.json"):
         s = settings(v)
         k = "union_refs" if s.get("ref") else ("union_compatible" if s.get("compatible") else "union_same_schema")
         write("kinds", bytes([pick[k]]) + bytes.fromhex(v["hex"]), written)
-    for v in group("vectors_ext/ext.json"):
+    for v in group("vectors/ext/ext.json"):
         k = "ext_compatible" if settings(v).get("compatible") else "ext_same_schema"
         write("kinds", bytes([pick[k]]) + bytes.fromhex(v["hex"]), written)
-    for v in group("vectors_decimal/decimal.json"):
+    for v in group("vectors/decimal/decimal.json"):
         write("kinds", bytes([pick["decimal"]]) + bytes.fromhex(v["hex"]), written)
-    for v in group("vectors_row/rows.json"):
+    for v in group("vectors/rows/rows.json"):
         write("kinds", bytes([pick["row"]]) + bytes.fromhex(v["hex"]), written)
 
 
@@ -169,7 +169,7 @@ def main():
     kinds_seeds(source, written)
 
     # borrowed: struct vectors under the entry of their schema in their own mode; the root
-    # vectors (conformance/vectors, all compatible) under both modes' entries.
+    # vectors (conformance/vectors/builtins, all compatible) under both modes' entries.
     names = borrowed_names()
     for v in vectors:
         raw = bytes.fromhex(v["hex"])

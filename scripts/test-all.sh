@@ -2,17 +2,17 @@
 # Runs every test of the project, as CI does:
 #   1. the Rust tests of the whole workspace (unit, integration, doc tests, conformance vectors,
 #      hostile-input tests);
-#   2. the conformance runner, which writes the bytes fury-rs produces for every vector;
-#   3. the live cross-check: pyfory 1.7.7 decodes those bytes and compares them with the
-#      expected values (and reads the rows fury-rs wrote, for the row format);
+#   2. the conformance runner, which writes the bytes fury-rs produces for every built-in vector
+#      (the tests of step 1 wrote them for the other groups);
+#   3. the live cross-check: for every group of conformance/groups.json with a peer check,
+#      pyfory 1.7.7 reads those bytes and compares them with the expected values;
 #   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback;
 #   5. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
 #      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed)
-#      through every vector group over the testee protocol (fury-testee/2: the built-ins,
-#      structs, compat, refs, any, meta, and the oob, union, ext, decimal and rows groups);
+#      through every vector group of conformance/groups.json over the testee protocol;
 #   6. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
-#   7. a regeneration of every vector with the pinned pyfory, compared with the committed files
-#      (and of the Rust mirrors of the struct vectors, owned and borrowed).
+#   7. a regeneration of every group's vectors with the pinned pyfory, compared with the
+#      committed files (and of the Rust mirrors of the struct vectors, owned and borrowed).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
 # $FURY_VENV), installed by pip.
 set -euo pipefail
@@ -43,25 +43,19 @@ target/debug/examples/uuid_ext
 echo "== optimised: the depth limit on a 256 KiB stack, and the exhaustive UTF-8 tests"
 cargo test --quiet --release -p fury --lib --test stack -- --include-ignored
 
-echo "== fury-rs encodes every vector"
-target/debug/fury-conformance conformance/vectors target/conformance/fury-rs-bytes.json
+echo "== fury-rs encodes every built-in vector (cargo test wrote its bytes of the other groups)"
+target/debug/fury-conformance
 
-echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (built-in types)"
-"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-bytes.json
-
-echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (structs and enums; written by cargo test)"
-"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-structs.json \
-  --vectors conformance/vectors_structs
-
-echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (compatible mode and schema evolution)"
-# the vectors fury-rs writes no bytes for are listed by name, with their reason; an unlisted
-# skip fails, and so does a listed vector that gets bytes
-"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-compat.json \
-  --vectors conformance/vectors_compat --skip-list conformance/failures/skips-compat.txt
-
-echo "== pyfory 1.7.7 decodes the bytes fury-rs wrote (reference tracking, shared and cyclic graphs)"
-"$venv/bin/python" conformance/check_peer.py target/conformance/fury-rs-refs.json \
-  --vectors conformance/vectors_refs --skip-list conformance/failures/skips-refs.txt
+# One check per group of conformance/groups.json with "peer_bytes": pyfory 1.7.7 reads the bytes
+# fury-rs wrote (with the group generator's own check where it has one); the vectors fury-rs
+# writes no bytes for are listed by name in the group's "peer_skips", with their reason: an
+# unlisted skip fails, and so does a listed vector that gets bytes.
+peer_groups=$("$venv/bin/python" conformance/check_peer.py --list)
+[ -n "$peer_groups" ] || { echo "conformance/groups.json: no group has a peer check"; exit 1; }
+while IFS=$'\t' read -r group about; do
+  echo "== pyfory 1.7.7 reads the bytes fury-rs wrote: $about (group $group)"
+  "$venv/bin/python" conformance/check_peer.py --group "$group"
+done <<< "$peer_groups"
 
 echo "== the testee protocol: fury-conformance run over every vector group, per testee"
 target/debug/fury-conformance run --testee "$FURY_PYTHON conformance/testee_pyfory.py" \
@@ -76,24 +70,6 @@ if command -v node >/dev/null; then
 else
   echo "node not found: the JavaScript example testee (conformance/examples/testee.js) is not run"
 fi
-
-echo "== pyfory 1.7.7 reads the out-of-band streams and buffers fury-rs wrote (written by cargo test)"
-"$venv/bin/python" conformance/generate_oob.py --check-peer target/conformance/fury-rs-oob.json
-
-echo "== pyfory 1.7.7 reads the unions fury-rs wrote (written by cargo test)"
-"$venv/bin/python" conformance/generate_union.py --check-peer target/conformance/fury-rs-union.json
-
-echo "== pyfory 1.7.7 reads the decimals fury-rs wrote (written by cargo test)"
-"$venv/bin/python" conformance/generate_decimal.py --check-peer target/conformance/fury-rs-decimal.json
-
-echo "== pyfory 1.7.7 reads the extension types fury-rs wrote (written by cargo test)"
-"$venv/bin/python" conformance/generate_ext.py --check-peer target/conformance/fury-rs-ext.json
-
-echo "== pyfory 1.7.7 reads the untyped (typing.Any) fields fury-rs wrote from dyn AnyObject (written by cargo test)"
-"$venv/bin/python" conformance/generate_any.py --check-peer target/conformance/fury-rs-any.json
-
-echo "== pyfory 1.7.7 reads the rows fury-rs wrote (row format; written by cargo test)"
-"$venv/bin/python" conformance/generate_row.py --check-peer target/conformance/fury-rs-rows.json
 
 echo "== the interop table's union, decimal, EXT and any values: fury-rs writes pyfory 1.7.7's bytes"
 # Both print one stream per value, in the same order (benches/src/interop_kinds.rs); the
@@ -122,14 +98,3 @@ target/debug/rpc --smoke
 
 echo "== the committed vectors are what pinned pyfory writes, and the Rust mirrors are current"
 "$venv/bin/python" conformance/generate.py --check
-"$venv/bin/python" conformance/gen_meta_strings.py --check
-"$venv/bin/python" conformance/generate_structs.py --check
-"$venv/bin/python" conformance/generate_compat.py --check
-"$venv/bin/python" conformance/generate_refs.py --check
-"$venv/bin/python" conformance/generate_oob.py --check
-"$venv/bin/python" conformance/generate_union.py --check
-"$venv/bin/python" conformance/generate_decimal.py --check
-"$venv/bin/python" conformance/generate_ext.py --check
-"$venv/bin/python" conformance/generate_any.py --check
-"$venv/bin/python" conformance/generate_row.py --check
-"$venv/bin/python" conformance/gen_rust_mirrors.py --check

@@ -1,4 +1,4 @@
-//! The Rust mirrors of the untyped-field vectors (`conformance/vectors_any/`), declared as a
+//! The Rust mirrors of the untyped-field vectors (`conformance/vectors/any/`), declared as a
 //! Rust port declares pyfory's `typing.Any` fields: `Box<dyn AnyObject>`, and
 //! `Rc<dyn AnyObject>` where reference tracking may share the value. `tests/any.rs` and the
 //! fury-rs testee (group `any` of `fury-conformance run`) use them.
@@ -19,7 +19,7 @@
 //! let fury = fury_for(&settings);
 //! let root = Root::from_node("Holder", false, &node)?;
 //! let bytes = root.write(&fury)?;
-//! // pyfory 1.7.7's bytes of Holder("n", 5) (vectors_any/any.json, any/same_schema/int)
+//! // pyfory 1.7.7's bytes of Holder("n", 5) (vectors/any/any.json, any/same_schema/int)
 //! assert_eq!(fury_conformance::hex_encode(&bytes), "01ff1bf5034b9e6b03046e070a");
 //! let back = Root::read(&fury, "Holder", false, &bytes)?;
 //! assert_eq!(back.to_node(false)?["fields"]["value"], node["fields"]["value"]);
@@ -129,7 +129,7 @@ pub fn fury_for(settings: &Json) -> Fury {
     })();
     // the types and their registrations are fixed: a failure is a bug of this file
     if let Err(e) = registered {
-        panic!("registering the vectors_any mirrors: {e}");
+        panic!("registering the vectors/any mirrors: {e}");
     }
     fury
 }

@@ -1,7 +1,7 @@
 //! Checks for the borrowed mirrors of the struct and compat vectors.
 //!
-//! `conformance/gen_rust_mirrors.py` writes, next to each owned mirror
-//! (`tests/generated/structs_mirror.rs`, `compat_mirror.rs`), a borrowed one
+//! `conformance/generators/rust_mirrors.py` writes, next to each owned mirror
+//! (`src/mirrors/structs_mirror.rs`, `compat_mirror.rs`), a borrowed one
 //! (`structs_borrowed.rs`, `compat_borrowed.rs`): every struct again, with the same fields and
 //! registration, but with `&'a str` for strings (`Cow<'a, str>` where a vector holds text the
 //! input cannot lend as UTF-8), `&'a [u8]` for bytes, [`fury::ArrayView`] for the numeric

@@ -15,6 +15,8 @@
 
 pub mod any;
 pub mod borrowed;
+pub mod groups;
+pub mod mirrors;
 pub mod node;
 pub mod runner;
 pub mod structs;
@@ -25,6 +27,9 @@ use serde_json::Value as Json;
 use std::path::Path;
 
 pub use node::node_to_value;
+
+/// The `format` of a vector file of values (`README.md`, "Vector file format").
+pub const VECTOR_FORMAT: &str = "fury-conformance/1";
 
 /// One vector from a vector file.
 #[derive(Debug, Clone)]
@@ -97,7 +102,7 @@ pub fn load_vectors(dir: &Path) -> std::result::Result<Vec<Vector>, String> {
     for f in files {
         let text = std::fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
         let doc: Json = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", f.display()))?;
-        if doc["format"] != "fury-conformance/1" {
+        if doc["format"] != VECTOR_FORMAT {
             return Err(format!("{}: unknown format {}", f.display(), doc["format"]));
         }
         let vectors = doc["vectors"]

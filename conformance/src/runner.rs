@@ -14,42 +14,27 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
-/// The newest protocol version; the requests of [`V2_GROUPS`] carry it, every other request
-/// carries [`PROTOCOL_V1`] and is unchanged from version 1.
+/// The newest protocol version; the requests of the groups with `"protocol": 2` in
+/// `groups.json` carry it, every other request carries [`PROTOCOL_V1`] and is unchanged from
+/// version 1.
 pub const PROTOCOL: &str = "fury-testee/2";
 /// The version of the requests that use nothing version 2 added.
 pub const PROTOCOL_V1: &str = "fury-testee/1";
-/// The groups whose requests use what version 2 added (`PROTOCOL.md`, section 9).
-pub const V2_GROUPS: &[&str] = &["oob", "union", "ext", "decimal", "rows"];
 /// A frame longer than this is garbage.
 pub const MAX_MESSAGE: usize = 64 << 20;
 
-/// The vector groups and their directories under `conformance/`.
-pub const GROUPS: &[(&str, &str)] = &[
-    ("builtins", "vectors"),
-    ("structs", "vectors_structs"),
-    ("compat", "vectors_compat"),
-    ("refs", "vectors_refs"),
-    ("any", "vectors_any"),
-    ("meta", "vectors_meta"),
-    ("oob", "vectors_oob"),
-    ("union", "vectors_union"),
-    ("ext", "vectors_ext"),
-    ("decimal", "vectors_decimal"),
-    ("rows", "vectors_row"),
-];
-
-/// The files of the `builtins` group (`conformance/vectors/`), each also a group of its own.
-pub const BUILTIN_FILE_GROUPS: &[&str] = &[
-    "scalars",
-    "strings",
-    "temporal",
-    "binary_arrays",
-    "lists",
-    "sets",
-    "maps",
-    "nested",
-];
+/// The names `--groups` takes: every group of `groups.json`, and the files of a group that
+/// has several (`builtins`: `scalars`, `strings`, ...).
+pub fn group_names() -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for g in crate::groups::all() {
+        out.push(g.name.as_str());
+        if g.files.len() > 1 {
+            out.extend(g.files.iter().map(String::as_str));
+        }
+    }
+    out
+}
 
 /// Checks per vector; the last two are the recommended level (writer_same vectors only).
 pub const CHECKS: &[&str] = &[
@@ -67,7 +52,7 @@ pub struct Options {
     pub testee: String,
     /// Known failures of this testee.
     pub failure_list: Option<PathBuf>,
-    /// Group names (see [`GROUPS`]); empty means all.
+    /// Group names (see [`group_names`]); empty means all.
     pub groups: Vec<String>,
     /// Where to write the JSON report.
     pub json: Option<PathBuf>,
@@ -509,27 +494,25 @@ pub fn default_python(root: &Path) -> PathBuf {
 /// Runs every selected vector through the testee. `Err` is a problem of the runner or the
 /// reference (not of the testee).
 pub fn run(opts: &Options) -> Result<RunReport, String> {
-    let mut dirs = Vec::new();
+    let names = group_names();
     for g in &opts.groups {
-        if !GROUPS.iter().any(|(n, _)| n == g) && !BUILTIN_FILE_GROUPS.contains(&g.as_str()) {
+        if !names.contains(&g.as_str()) {
             return Err(format!(
-                "unknown group {g:?}; groups are {:?}, and the files of builtins {BUILTIN_FILE_GROUPS:?}",
-                GROUPS.iter().map(|(n, _)| *n).collect::<Vec<_>>()
+                "unknown group {g:?}; groups are {names:?} (conformance/groups.json)"
             ));
         }
     }
     let wants = |g: &str| opts.groups.is_empty() || opts.groups.iter().any(|x| x == g);
-    let wants_file_group = BUILTIN_FILE_GROUPS
-        .iter()
-        .any(|g| opts.groups.iter().any(|x| x == g));
-    for (name, dir) in GROUPS {
-        if wants(name) || (*name == "builtins" && wants_file_group) {
-            dirs.push(opts.root.join(dir).display().to_string());
+    // a group is run when it or one of its files was asked for; a vector when its file's
+    // group or the group holding that file was
+    let mut dirs = Vec::new();
+    for g in crate::groups::all() {
+        if wants(&g.name) || g.files.iter().any(|f| wants(f)) {
+            dirs.push(g.dir_in(&opts.root).display().to_string());
         }
     }
-    // a vector is run when its directory's group, or its file's group, was asked for
     let keep =
-        |group: &str| wants(group) || (BUILTIN_FILE_GROUPS.contains(&group) && wants("builtins"));
+        |group: &str| wants(group) || crate::groups::holding(group).is_some_and(|g| wants(&g.name));
     let list = match &opts.failure_list {
         Some(p) => FailureList::parse(
             &std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?,

@@ -1,6 +1,6 @@
-//! Checks for the struct and enum vectors (`conformance/vectors_structs/`).
+//! Checks for the struct and enum vectors (`conformance/vectors/structs/`).
 //!
-//! `conformance/gen_rust_mirrors.py` writes `tests/generated/structs_mirror.rs`: a Rust type
+//! `conformance/generators/rust_mirrors.py` writes `src/mirrors/structs_mirror.rs`: a Rust type
 //! per struct/enum definition, the expected value of every vector, and one [`Case`] per
 //! vector whose functions call the generic checks here with the vector's static Rust type.
 
@@ -185,9 +185,9 @@ fn first_difference(a: &[u8], b: &[u8]) -> usize {
         .unwrap_or(a.len().min(b.len()))
 }
 
-// ---- compatible mode (`conformance/vectors_compat/`) ----
+// ---- compatible mode (`conformance/vectors/compat/`) ----
 //
-// `gen_rust_mirrors.py` writes `tests/generated/compat_mirror.rs` from `compat.json`: a Rust
+// `generators/rust_mirrors.py` writes `src/mirrors/compat_mirror.rs` from `compat.json`: a Rust
 // type per definition (the versions of an evolution type are distinct Rust types sharing one
 // registration), the writer's value and the reader's expected value of every vector, and one
 // [`CompatCase`] per vector that builds its own `Fury` instances.

@@ -1,18 +1,17 @@
-//! Untyped fields (conformance/vectors_any, written by pyfory 1.7.7 for `typing.Any`
+//! Untyped fields (conformance/vectors/any, written by pyfory 1.7.7 for `typing.Any`
 //! fields): `Box<dyn AnyObject>` and `Rc<dyn AnyObject>` fields (the mirrors of
 //! `fury_conformance::any`) read each vector to the concrete types, a value built from the
 //! vector's node writes pyfory's bytes, and the value read writes them back. The bytes built
-//! from the nodes go to target/conformance/fury-rs-any.json for `generate_any.py
-//! --check-peer`.
+//! from the nodes go to target/conformance/fury-rs-any.json for `check_peer.py --group
+//! any`.
 
 use fury::AnyObject;
 use fury_conformance::any::{fury_for, Color, Holder, NamedPoint, Point, Root};
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
-use std::path::Path;
 
 fn vectors() -> Vec<Json> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_any/any.json");
+    let path = fury_conformance::groups::file("any");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(doc["format"], "fury-conformance/1");
     doc["vectors"].as_array().unwrap().clone()
@@ -85,7 +84,7 @@ fn pyfory_untyped_field_vectors_read_to_concrete_types_and_write_back_byte_for_b
     let mut failures = Vec::new();
     let mut written = Vec::new();
     let all = vectors();
-    assert_eq!(all.len(), 36, "vectors in vectors_any/any.json");
+    assert_eq!(all.len(), 36, "vectors in vectors/any/any.json");
     for v in &all {
         let name = v["name"].as_str().unwrap();
         let want = v["hex"].as_str().unwrap();
@@ -104,7 +103,7 @@ fn pyfory_untyped_field_vectors_read_to_concrete_types_and_write_back_byte_for_b
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-any.json");
+    let out = fury_conformance::groups::peer_bytes("any");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
     std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

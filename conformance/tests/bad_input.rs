@@ -3,10 +3,9 @@
 
 use fury::{ErrorKind, Fury, Value};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 fn vectors() -> Vec<fury_conformance::Vector> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let dir = fury_conformance::groups::group("builtins").dir();
     fury_conformance::load_vectors(&dir).expect("vector files load")
 }
 

@@ -1,5 +1,5 @@
 //! The borrowed mirrors of the struct and compat vectors (`generated/structs_borrowed.rs`,
-//! `generated/compat_borrowed.rs`, written by `conformance/gen_rust_mirrors.py` beside the
+//! `src/mirrors/compat_borrowed.rs`, written by `conformance/generators/rust_mirrors.py` beside the
 //! owned mirrors): every struct with `&str` / `Cow<str>` / `&[u8]` / `ArrayView` fields.
 //!
 //! * every vector of both groups, with the group's settings (same-schema mode for the struct
@@ -15,31 +15,15 @@
 //! * every strict prefix of every vector decodes as the borrowed mirror to an error, never a
 //!   panic, and mutated vectors never panic.
 //!
-//! `cargo test --workspace` (scripts/test-all.sh) runs it; `gen_rust_mirrors.py --check` there
+//! `cargo test --workspace` (scripts/test-all.sh) runs it; `generate.py --check` there
 //! keeps the borrowed mirrors current.
 
-#[rustfmt::skip]
-#[path = "generated/structs_mirror.rs"]
-mod structs_mirror;
-
-#[rustfmt::skip]
-#[path = "generated/structs_borrowed.rs"]
-mod structs_borrowed;
-
-#[rustfmt::skip]
-#[path = "generated/compat_mirror.rs"]
-mod compat_mirror;
-
-#[rustfmt::skip]
-#[path = "generated/compat_borrowed.rs"]
-mod compat_borrowed;
-
 use fury_conformance::borrowed::{BorrowedCase, Furies, MirrorTypeCase, Outcome};
+use fury_conformance::mirrors::{compat_borrowed, structs_borrowed};
 use fury_conformance::structs::CompatKind;
 use fury_conformance::{hex_encode, load_vectors, Vector};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::Path;
 
 /// Vectors whose shape the borrowed mirror cannot read: (name, why). None so far: the
 /// generator writes a case for every struct and compat vector (`paired` fails on a vector
@@ -77,8 +61,8 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 
 /// The cases of one group with their vectors; fails when the generated file does not match
 /// the vector file.
-fn paired(dir: &str, cases: Vec<BorrowedCase>) -> Vec<(BorrowedCase, Vector)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+fn paired(group: &str, cases: Vec<BorrowedCase>) -> Vec<(BorrowedCase, Vector)> {
+    let dir = fury_conformance::groups::group(group).dir();
     let mut vectors: BTreeMap<String, Vector> = load_vectors(&dir)
         .expect("vector file loads")
         .into_iter()
@@ -95,15 +79,15 @@ fn paired(dir: &str, cases: Vec<BorrowedCase>) -> Vec<(BorrowedCase, Vector)> {
     let missing: Vec<&String> = vectors.keys().collect();
     assert!(
         unknown.is_empty() && missing.is_empty(),
-        "the borrowed mirror of {dir:?} is stale (run python3 conformance/gen_rust_mirrors.py): \
+        "the borrowed mirror of {dir:?} is stale (run python conformance/generate.py): \
          cases without a vector {unknown:?}, vectors without a case {missing:?}"
     );
     out
 }
 
 fn all_cases() -> Vec<(BorrowedCase, Vector)> {
-    let mut all = paired("vectors_structs", structs_borrowed::cases());
-    all.extend(paired("vectors_compat", compat_borrowed::cases()));
+    let mut all = paired("structs", structs_borrowed::cases());
+    all.extend(paired("compat", compat_borrowed::cases()));
     all
 }
 

@@ -1,5 +1,5 @@
-//! The compatible-mode vectors (`conformance/vectors_compat/`), through the Rust mirror that
-//! `conformance/gen_rust_mirrors.py` generates (`generated/compat_mirror.rs`):
+//! The compatible-mode vectors (`conformance/vectors/compat/`), through the Rust mirror that
+//! `conformance/generators/rust_mirrors.py` generates (`src/mirrors/compat_mirror.rs`):
 //!
 //! * plain vectors decode as their derived Rust type to the expected value, which encodes to
 //!   pyfory's bytes;
@@ -10,24 +10,21 @@
 //! * every TypeDef fury builds equals pyfory's;
 //! * truncated and mutated inputs give errors, never panics;
 //! * `target/conformance/fury-rs-compat.json` receives our bytes for
-//!   `check_peer.py target/conformance/fury-rs-compat.json --vectors conformance/vectors_compat`.
+//!   `check_peer.py --group compat`.
 
-#[rustfmt::skip]
-#[path = "generated/compat_mirror.rs"]
-mod mirror;
-
+use fury_conformance::mirrors::compat_mirror as mirror;
 use fury_conformance::structs::{CompatCase, CompatKind};
 use fury_conformance::{hex_encode, load_vectors, write_peer_bytes, Produced, Report, Vector};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn vectors() -> Vec<Vector> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_compat");
+    let dir = fury_conformance::groups::group("compat").dir();
     load_vectors(&dir).expect("compat vector file loads")
 }
 
 /// Every generated case with its vector; fails when the generated file does not match the
-/// vector file (regenerate it with `python3 conformance/gen_rust_mirrors.py`).
+/// vector file (regenerate it with `python conformance/generate.py`).
 fn paired() -> Vec<(CompatCase, Vector)> {
     let mut vectors: std::collections::BTreeMap<String, Vector> =
         vectors().into_iter().map(|v| (v.name.clone(), v)).collect();
@@ -42,7 +39,7 @@ fn paired() -> Vec<(CompatCase, Vector)> {
     let missing: Vec<&String> = vectors.keys().collect();
     assert!(
         unknown.is_empty() && missing.is_empty(),
-        "compat_mirror.rs is stale (run python3 conformance/gen_rust_mirrors.py): \
+        "compat_mirror.rs is stale (run python conformance/generate.py): \
          cases without a vector {unknown:?}, vectors without a case {missing:?}"
     );
     out
@@ -257,11 +254,11 @@ fn typedefs_match_pyfory() {
 }
 
 fn peer_bytes_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-compat.json")
+    fury_conformance::groups::peer_bytes("compat")
 }
 
 /// Writes what we encode for every vector (the writer's value, with the writer's types), for
-/// `check_peer.py target/conformance/fury-rs-compat.json --vectors conformance/vectors_compat`.
+/// `check_peer.py --group compat`.
 #[test]
 fn writes_peer_bytes() {
     let mut report = Report::default();

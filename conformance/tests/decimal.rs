@@ -1,11 +1,10 @@
-//! DECIMAL (conformance/vectors_decimal, written by pyfory 1.7.7 for `decimal.Decimal`):
+//! DECIMAL (conformance/vectors/decimal, written by pyfory 1.7.7 for `decimal.Decimal`):
 //! fury-rs reads each vector to the unscaled integer and scale it holds, as `fury::Decimal`
 //! and as a dynamic `Value`, and writes pyfory's bytes back. The bytes go to
-//! target/conformance/fury-rs-decimal.json for `generate_decimal.py --check-peer`.
+//! target/conformance/fury-rs-decimal.json for `check_peer.py --group decimal`.
 
 use fury::{Decimal, Fury, Value};
 use serde_json::{json, Value as Json};
-use std::path::Path;
 
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
@@ -15,7 +14,7 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 fn vectors() -> Vec<Json> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_decimal/decimal.json");
+    let path = fury_conformance::groups::file("decimal");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     doc["vectors"].as_array().unwrap().clone()
 }
@@ -55,8 +54,7 @@ fn pyfory_decimals_read_and_write_back_byte_for_byte() {
         assert_eq!(fury.serialize(&dynamic).unwrap(), ours, "{name}");
         written.push(json!({"name": name, "hex": fury_conformance::hex_encode(&ours)}));
     }
-    let out =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-decimal.json");
+    let out = fury_conformance::groups::peer_bytes("decimal");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
     std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

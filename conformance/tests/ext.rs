@@ -1,12 +1,11 @@
-//! Extension types (conformance/vectors_ext, written by pyfory 1.7.7 with a custom
+//! Extension types (conformance/vectors/ext, written by pyfory 1.7.7 with a custom
 //! serializer): `#[fury(ext)]` types with a `fury::Ext` impl read each vector and write
 //! pyfory's bytes back. The bytes go to target/conformance/fury-rs-ext.json for
-//! `generate_ext.py --check-peer`.
+//! `check_peer.py --group ext`.
 
 use fury::wire::{ReadContext, WriteContext};
 use fury::{Ext, Fury, FuryObject};
 use serde_json::{json, Value as Json};
-use std::path::Path;
 
 /// Two zigzag varint32s, as the vectors' pyfory serializer writes a Point.
 #[derive(FuryObject, Debug, Clone, PartialEq)]
@@ -122,7 +121,7 @@ fn check(v: &Json) -> Result<Vec<u8>, String> {
 }
 
 fn vectors() -> Vec<Json> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_ext/ext.json");
+    let path = fury_conformance::groups::file("ext");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     doc["vectors"].as_array().unwrap().clone()
 }
@@ -144,7 +143,7 @@ fn pyfory_extension_vectors_read_and_write_back_byte_for_byte() {
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-ext.json");
+    let out = fury_conformance::groups::peer_bytes("ext");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
     std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -1,13 +1,12 @@
-//! Out-of-band buffers (conformance/vectors_oob, written by pyfory 1.7.7 with a
+//! Out-of-band buffers (conformance/vectors/oob, written by pyfory 1.7.7 with a
 //! `buffer_callback`): fury-rs reads each stream with its buffers to the expected value,
 //! writes the same stream and the same buffers when its callback gives pyfory's answers,
 //! lends the buffers from the value and borrows from them when reading. The streams fury-rs
 //! writes go to target/conformance/fury-rs-oob.json, which
-//! `generate_oob.py --check-peer` has pyfory read back (scripts/test-all.sh).
+//! `check_peer.py --group oob` has pyfory read back (scripts/test-all.sh).
 
 use fury::{Fury, Value};
 use serde_json::{json, Value as Json};
-use std::path::Path;
 
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "demo", name = "Blob")]
@@ -44,7 +43,7 @@ fn unhex(s: &str) -> Vec<u8> {
 }
 
 fn vectors() -> Vec<OobVector> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_oob/oob.json");
+    let path = fury_conformance::groups::file("oob");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(doc["format"], "fury-conformance/1");
     doc["vectors"]
@@ -194,7 +193,7 @@ fn pyfory_out_of_band_vectors_read_and_write_back_byte_for_byte() {
             Err(e) => failures.push(format!("{}: {e}", v.name)),
         }
     }
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-oob.json");
+    let out = fury_conformance::groups::peer_bytes("oob");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
     std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -1,4 +1,4 @@
-//! The reference-tracking vectors (`conformance/vectors_refs/`, pyfory `ref=True`) through
+//! The reference-tracking vectors (`conformance/vectors/refs/`, pyfory `ref=True`) through
 //! the dynamic `Value`: every vector without structs decodes to the expected graph (back
 //! references as `Value::Ref(id)`, ids in REF_VALUE order) and re-encodes to pyfory's exact
 //! bytes. Struct vectors are covered by typed tests in `fury-rs/tests/refs.rs`.
@@ -7,7 +7,6 @@ use fury::{Fury, Value};
 use fury_conformance::{
     hex_encode, load_vectors, node_to_value, write_peer_bytes, Produced, Report,
 };
-use std::path::Path;
 
 fn has_struct(node: &serde_json::Value) -> bool {
     match node {
@@ -24,7 +23,7 @@ fn has_struct(node: &serde_json::Value) -> bool {
 
 #[test]
 fn ref_vectors_decode_and_reencode_byte_for_byte() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_refs");
+    let dir = fury_conformance::groups::group("refs").dir();
     let vectors = load_vectors(&dir).expect("refs vectors load");
     let mut checked = 0;
     let mut with_structs = 0;
@@ -89,7 +88,7 @@ fn ref_vectors_decode_and_reencode_byte_for_byte() {
     println!(
         "{checked} ref vectors checked through Value; {with_structs} hold structs (typed tests)"
     );
-    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-refs.json");
+    let out = fury_conformance::groups::peer_bytes("refs");
     write_peer_bytes(&report, &out).expect("peer bytes written");
     assert!(checked >= 40, "only {checked} checked");
     assert!(

@@ -1,14 +1,13 @@
-//! The row-format vectors (conformance/vectors_row/rows.json, written by pyfory 1.7.7's
+//! The row-format vectors (conformance/vectors/rows/rows.json, written by pyfory 1.7.7's
 //! `pyfory.format`): for each, a Rust struct mirroring the vector's schema must write
 //! pyfory's bytes exactly (and `encode()`'s schema hash where pyfory computes one), read
 //! them back field by field to the vector's value, and survive every prefix and every
 //! single-byte mutation of them without a panic. The rows fury-rs writes go to
-//! target/conformance/fury-rs-rows.json for `generate_row.py --check-peer` (pyfory reads
+//! target/conformance/fury-rs-rows.json for `check_peer.py --group rows` (pyfory reads
 //! them back).
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
-use std::path::Path;
 
 use fury::row::{FuryRow, RowValue};
 use fury::{Date, ErrorKind, Timestamp};
@@ -343,7 +342,7 @@ json_struct!(DeepC { d, n });
 // ---------------------------------------------------------------------------
 
 fn vectors() -> BTreeMap<String, Json> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_row/rows.json");
+    let path = fury_conformance::groups::file("rows");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(doc["format"], "fury-row/1");
     assert_eq!(doc["peer"], "pyfory==1.7.7");
@@ -577,8 +576,7 @@ fn row_vectors() {
         vecs.len(),
         "every vector checked"
     );
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-rows.json");
+    let path = fury_conformance::groups::peer_bytes("rows");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let doc = json!({"format": "fury-row-bytes/1", "rows": out.0});
     std::fs::write(path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();

@@ -262,7 +262,7 @@ fn version_2_groups_pass_and_their_faults_are_caught() {
     }
 }
 
-/// The group `any` (vectors_any: `typing.Any` fields, both modes, shared objects): the
+/// The group `any` (vectors/any: `typing.Any` fields, both modes, shared objects): the
 /// fury-rs testee passes it, and a back reference to the wrong object is caught.
 #[test]
 fn the_any_group_passes_and_a_wrong_back_reference_is_caught() {

@@ -1,15 +1,12 @@
-//! The struct and enum vectors (`conformance/vectors_structs/`), through the Rust mirror that
-//! `conformance/gen_rust_mirrors.py` generates: every vector decodes as its derived Rust type
+//! The struct and enum vectors (`conformance/vectors/structs/`), through the Rust mirror that
+//! `conformance/generators/rust_mirrors.py` generates (`fury_conformance::mirrors`): every vector decodes as its derived Rust type
 //! to the expected value, and the expected value encodes to pyfory's bytes.
 
-#[rustfmt::skip]
-#[path = "generated/structs_mirror.rs"]
-mod mirror;
-
+use fury_conformance::mirrors::structs_mirror as mirror;
 use fury_conformance::structs::Case;
 use fury_conformance::{load_vectors, write_peer_bytes, Produced, Report, Vector};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn fury() -> fury::Fury {
     let mut fury = fury::Fury::builder().compatible(false).build();
@@ -18,12 +15,12 @@ fn fury() -> fury::Fury {
 }
 
 fn vectors() -> Vec<Vector> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_structs");
+    let dir = fury_conformance::groups::group("structs").dir();
     load_vectors(&dir).expect("struct vector file loads")
 }
 
 /// Every generated case with its vector; fails when the generated file does not match the
-/// vector file (regenerate it with `python3 conformance/gen_rust_mirrors.py`).
+/// vector file (regenerate it with `python conformance/generate.py`).
 fn paired() -> Vec<(Case, Vector)> {
     let mut vectors: std::collections::BTreeMap<String, Vector> =
         vectors().into_iter().map(|v| (v.name.clone(), v)).collect();
@@ -38,7 +35,7 @@ fn paired() -> Vec<(Case, Vector)> {
     let missing: Vec<&String> = vectors.keys().collect();
     assert!(
         unknown.is_empty() && missing.is_empty(),
-        "structs_mirror.rs is stale (run python3 conformance/gen_rust_mirrors.py): \
+        "structs_mirror.rs is stale (run python conformance/generate.py): \
          cases without a vector {unknown:?}, vectors without a case {missing:?}"
     );
     out
@@ -134,11 +131,11 @@ fn registered_id(name: &str) -> Option<u32> {
 }
 
 fn peer_bytes_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-structs.json")
+    fury_conformance::groups::peer_bytes("structs")
 }
 
 /// Writes what we encode for every vector, for
-/// `check_peer.py target/conformance/fury-rs-structs.json --vectors conformance/vectors_structs`.
+/// `check_peer.py --group structs`.
 #[test]
 fn writes_peer_bytes() {
     let fury = fury();

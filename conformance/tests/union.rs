@@ -1,12 +1,11 @@
-//! Tagged unions (conformance/vectors_union, written by pyfory 1.7.7 with `register_union`
+//! Tagged unions (conformance/vectors/union, written by pyfory 1.7.7 with `register_union`
 //! and a `UnionSerializer`, the shape `foryc` generates): fury-rs reads each vector into its
 //! Rust mirror, compares it with the vector's value, and writes pyfory's bytes back. The
 //! bytes fury-rs writes go to target/conformance/fury-rs-union.json, which
-//! `generate_union.py --check-peer` has pyfory read (scripts/test-all.sh).
+//! `check_peer.py --group union` has pyfory read (scripts/test-all.sh).
 
 use fury::{Fury, FuryObject};
 use serde_json::{json, Value as Json};
-use std::path::Path;
 
 #[derive(FuryObject, Debug, Clone, PartialEq)]
 #[fury(id = 301)]
@@ -173,7 +172,7 @@ fn check(v: &Json) -> Result<Vec<u8>, String> {
 }
 
 fn vectors() -> Vec<Json> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors_union/union.json");
+    let path = fury_conformance::groups::file("union");
     let doc: Json = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     doc["vectors"].as_array().unwrap().clone()
 }
@@ -197,8 +196,7 @@ fn pyfory_union_vectors_read_and_write_back_byte_for_byte() {
             Err(e) => failures.push(format!("{name}: {e}")),
         }
     }
-    let out =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/conformance/fury-rs-union.json");
+    let out = fury_conformance::groups::peer_bytes("union");
     std::fs::create_dir_all(out.parent().unwrap()).unwrap();
     std::fs::write(&out, serde_json::to_string_pretty(&written).unwrap()).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

@@ -21,21 +21,7 @@ use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-/// The vector groups in the `fury-conformance/1` format (the meta-string and row vectors
-/// are not streams of values).
-const GROUPS: &[&str] = &[
-    "vectors",
-    "vectors_any",
-    "vectors_compat",
-    "vectors_decimal",
-    "vectors_ext",
-    "vectors_oob",
-    "vectors_refs",
-    "vectors_structs",
-    "vectors_union",
-];
-
-/// A vector with its out-of-band buffers (none outside `vectors_oob`).
+/// A vector with its out-of-band buffers (none outside the group `oob`).
 struct Case {
     v: Vector,
     oob: bool,
@@ -45,7 +31,7 @@ struct Case {
 /// The `buffers` of the out-of-band vectors, by vector name.
 fn oob_buffers(dir: &Path) -> HashMap<String, Vec<Vec<u8>>> {
     let mut out = HashMap::new();
-    for entry in std::fs::read_dir(dir).expect("vectors_oob") {
+    for entry in std::fs::read_dir(dir).expect("vectors/oob") {
         let path = entry.expect("entry").path();
         if path.extension().is_none_or(|x| x != "json") {
             continue;
@@ -66,13 +52,16 @@ fn oob_buffers(dir: &Path) -> HashMap<String, Vec<Vec<u8>>> {
 }
 
 fn cases() -> Vec<Case> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut out = Vec::new();
-    for group in GROUPS {
-        let dir = root.join(group);
+    let groups = fury_conformance::groups::value_groups();
+    // the meta-string and row groups are not streams of values; every other group is
+    assert!(groups.len() >= 9, "value groups: {groups:?}");
+    for group in groups {
+        let dir = group.dir();
+        let group = group.name.as_str();
         let vectors = load_vectors(&dir).expect("vector files load");
         assert!(!vectors.is_empty(), "{group}: no vectors");
-        let oob = *group == "vectors_oob";
+        let oob = group == "oob";
         let mut buffers = if oob {
             oob_buffers(&dir)
         } else {

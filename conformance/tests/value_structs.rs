@@ -12,17 +12,13 @@
 //! * an enum read where its type info is on the wire keeps its registration and writes back
 //!   to pyfory's bytes, in both modes, by id and by name.
 
-#[rustfmt::skip]
-#[path = "generated/compat_mirror.rs"]
-mod mirror;
-
 use fury::{ErrorKind, Fury, FuryObject, StructValue, Value};
+use fury_conformance::mirrors::compat_mirror as mirror;
 use fury_conformance::structs::CompatKind;
 use fury_conformance::{hex_encode, load_vectors, Vector};
-use std::path::Path;
 
-fn vectors(dir: &str) -> Vec<Vector> {
-    load_vectors(&Path::new(env!("CARGO_MANIFEST_DIR")).join(dir)).expect("vectors load")
+fn vectors(group: &str) -> Vec<Vector> {
+    load_vectors(&fury_conformance::groups::group(group).dir()).expect("vectors load")
 }
 
 fn fury_for(v: &Vector) -> Fury {
@@ -54,10 +50,7 @@ fn every_vector_that_decodes_reencodes_to_itself_and_to_pyforys_bytes_where_cano
     let mut refused = Vec::new();
     let mut failures = Vec::new();
     let mut differ = Vec::new();
-    for v in vectors("vectors_compat")
-        .into_iter()
-        .chain(vectors("vectors_refs"))
-    {
+    for v in vectors("compat").into_iter().chain(vectors("refs")) {
         let fury = fury_for(&v);
         let Ok(decoded) = fury.deserialize::<Value>(&v.bytes) else {
             continue;
@@ -145,7 +138,7 @@ fn every_vector_that_decodes_reencodes_to_itself_and_to_pyforys_bytes_where_cano
 
 #[test]
 fn pyforys_small_int_in_two_ref_any_fields_rewrites_byte_for_byte() {
-    let v = vectors("vectors_refs")
+    let v = vectors("refs")
         .into_iter()
         .find(|v| v.name == "refs/compatible/fields/any_refs_small_int")
         .expect("vector");
@@ -183,7 +176,7 @@ fn by_hand(v: &Value) -> Value {
 
 #[test]
 fn hand_built_struct_values_write_the_bytes_of_the_decoded_ones() {
-    let vectors: std::collections::BTreeMap<String, Vector> = vectors("vectors_compat")
+    let vectors: std::collections::BTreeMap<String, Vector> = vectors("compat")
         .into_iter()
         .map(|v| (v.name.clone(), v))
         .collect();
@@ -365,14 +358,14 @@ fn typed_enums(v: &Value, out: &mut Vec<(String, u32)>) {
 
 #[test]
 fn enums_with_their_type_info_keep_their_registration_and_write_back_to_pyforys_bytes() {
-    let vs: Vec<Vector> = ["vectors_structs", "vectors_compat", "vectors_refs"]
+    let vs: Vec<Vector> = ["structs", "compat", "refs"]
         .into_iter()
         .flat_map(vectors)
         .collect();
     // The type definitions of the vector files, by name.
     let mut types = std::collections::HashMap::new();
-    for dir in ["vectors_structs", "vectors_compat", "vectors_refs"] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    for dir in ["structs", "compat", "refs"] {
+        let dir = fury_conformance::groups::group(dir).dir();
         for f in std::fs::read_dir(dir).expect("dir").flatten() {
             let Ok(text) = std::fs::read_to_string(f.path()) else {
                 continue;

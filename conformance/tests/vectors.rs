@@ -4,7 +4,7 @@
 use std::path::Path;
 
 fn vectors() -> Vec<fury_conformance::Vector> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("vectors");
+    let dir = fury_conformance::groups::group("builtins").dir();
     fury_conformance::load_vectors(&dir).expect("vector files load")
 }
 

@@ -1,5 +1,5 @@
-"""Shared code of the fury-rs conformance tools (generate*.py, gen_meta_strings.py,
-gen_rust_mirrors.py, check_peer.py).
+"""Shared code of the fury-rs conformance tools (generate.py and generators/, check_peer.py,
+reference.py, testee_pyfory.py).
 
 One concept a module:
 
@@ -22,7 +22,7 @@ One concept a module:
 * rows         the row format: row schemas and value nodes, pyfory's row encoders
 * peer         pyfory: Fory instances, typed roots, pyfory's own facts
 * vectors      loading vector files
-* group        the command line of the small vector-group generators
+* group        the group table (groups.json), the one writer of a group's files, peer reports
 * testee       the testee protocol: framing, requests, meta-string streams as vectors
 
 Everything public is re-exported here, so ``import vectorlib as VL`` gives

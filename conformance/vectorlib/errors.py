@@ -1,6 +1,6 @@
 """The exceptions of the package."""
 
-__all__ = ["VectorError", "WireError", "TypeDefError"]
+__all__ = ["VectorError", "WireError", "TypeDefError", "NodeError"]
 
 
 class VectorError(Exception):
@@ -9,6 +9,10 @@ class VectorError(Exception):
 
 class WireError(Exception):
     """The independent decoder could not decode some bytes."""
+
+
+class NodeError(Exception):
+    """A generator's Python data does not fit the schema it builds a node for."""
 
 
 class TypeDefError(VectorError):

@@ -1,7 +1,7 @@
 """Unions, extension types and decimals as the testee protocol (version 2) carries them.
 
-The union, extension-type and decimal vector files (vectors_union/, vectors_ext/,
-vectors_decimal/) store each value in a plain JSON form (a union is
+The union, extension-type and decimal vector files (vectors/union/, vectors/ext/,
+vectors/decimal/) store each value in a plain JSON form (a union is
 ``{"case": id, "value": ...}``, a struct or an extension value an object of its
 fields, a decimal ``{"unscaled", "scale"}``).  For the runner those become value
 nodes, typed by the file's type definitions:

@@ -1,6 +1,6 @@
 """Field and type names: pyfory's snake_case and the identifier rule.
 
-gen_rust_mirrors.py uses the same snake_case for the Rust field names, so
+generators/rust_mirrors.py uses the same snake_case for the Rust field names, so
 the Rust mirrors and the Python side cannot disagree about a name."""
 
 import keyword

@@ -18,7 +18,7 @@ from .types import ARRAY_CLASS_NAMES, ARRAY_KINDS, FLOAT_HEX_WIDTH, INT_RANGES
 __all__ = [
     "EPOCH_DATE", "EPOCH_DATETIME", "PY_ARRAY_KINDS", "array_node_from_values", "fory_array_kind",
     "fory_array_raw", "string_encoding", "py_to_node", "node_to_py", "compare", "nodes_equal_wire",
-    "iter_nodes", "string_writer_differences", "short_repr", "container_shape_errors",
+    "iter_nodes", "contains_set", "string_writer_differences", "short_repr", "container_shape_errors",
 ]
 
 EPOCH_DATE = datetime.date(1970, 1, 1)
@@ -475,6 +475,11 @@ def _compare_user(node, actual, path, types):
 
 
 # -- walking a node, and the writer rules ---------------------------------------------
+
+
+def contains_set(node):
+    """Whether a node holds a set (whose order a rebuilt Python value may not keep)."""
+    return any(n["type"] == "set" for n in iter_nodes(node))
 
 
 def iter_nodes(node):

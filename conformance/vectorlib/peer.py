@@ -161,7 +161,7 @@ def pyfory_compat_facts_errors(types, settings=None):
 
 
 def refs_facts_errors(types):
-    """The stored facts of a vectors_refs/ type table against our own
+    """The stored facts of a vectors/refs/ type table against our own
     computation and against pyfory: field order, fingerprint and hash with
     Fory(ref=True, compatible=False), and the TypeDef with
     Fory(ref=True, compatible=True)."""

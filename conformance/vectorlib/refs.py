@@ -1,4 +1,4 @@
-"""Nodes with references (vectors_refs/): a value that carried REF_VALUE
+"""Nodes with references (vectors/refs/): a value that carried REF_VALUE
 has "ref_id" N, a back reference is {"type": "ref", "id": N}.  The node is
 a tree; cycles and sharing are expressed only by "ref" nodes.  Here: their
 structural check, the object graph they stand for, and the comparisons of

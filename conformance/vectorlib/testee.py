@@ -1,6 +1,6 @@
 """The testee protocol (conformance/PROTOCOL.md): message framing, the
 requests the runner sends for each vector, and the meta-string streams of
-vectors_meta/ seen as vectors.
+the group meta seen as vectors.
 
 Used by reference.py (the runner's checker), testee_pyfory.py and the tests;
 only the standard library is needed."""
@@ -11,6 +11,7 @@ import re
 import struct
 
 from .errors import VectorError
+from .group import protocol_2_groups
 from .kinds import KindTable, vector_type_defs
 from .rows import ROW_FORMAT
 from .typetable import TypeTable
@@ -21,11 +22,11 @@ __all__ = [
 ]
 
 PROTOCOL_VERSION = "fury-testee/1"
-# the requests of these groups use what version 2 added (PROTOCOL.md, section 9): out-of-band
-# buffers, unions, extension types, decimals and the row format; every other request is a
-# version-1 request, unchanged
+# the requests of the groups with "protocol": 2 in groups.json use what version 2 added
+# (PROTOCOL.md, section 9): out-of-band buffers, unions, extension types, decimals and the
+# row format; every other request is a version-1 request, unchanged
 PROTOCOL_VERSION_2 = "fury-testee/2"
-V2_GROUPS = ("oob", "union", "ext", "decimal", "rows")
+V2_GROUPS = protocol_2_groups()
 KIND_GROUPS = ("union", "ext", "decimal")
 MAX_MESSAGE = 64 << 20  # a longer frame is garbage, not a message
 
@@ -75,7 +76,7 @@ def _meta_name(title, seen):
 
 
 def meta_stream_vectors(path):
-    """The streams of vectors_meta/meta_strings.json as ordinary vectors.
+    """The streams of vectors/meta/meta_strings.json as ordinary vectors.
 
     Each stream holds values of enums registered by name (MetaProbe<i>, with
     the variants FIRST = 0 and SECOND = 1; the stream holds SECOND) or of the

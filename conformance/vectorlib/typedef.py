@@ -9,7 +9,7 @@ with a TypeDef: the type info is the kind byte, a var_uint32 marker
 ``(index << 1) | 1`` (back-reference), index counting the TypeDefs of the
 stream from 0.  NAMED_ENUM (26) uses the same shared meta; ENUM (25) keeps
 its var_uint32 user id.  The rules are our own reading of pyfory 1.7.7;
-generate_compat.py checks each TypeDef pyfory writes against typedef_encode()
+generators/compat.py checks each TypeDef pyfory writes against typedef_encode()
 and decodes every stream with the wire decoder (wire.py), which requires the
 same of every TypeDef it meets."""
 
@@ -89,7 +89,7 @@ def typedef_field_type(types, tree, ref=False):
     {"id", "nullable", "ref"[, "element" | "key", "value"]}.  Structs
     registered by id are COMPATIBLE_STRUCT (28), by name
     NAMED_COMPATIBLE_STRUCT (30); every enum is ENUM (25); any is UNKNOWN (0).
-    ``ref`` is the field's "ref": true (with Fory(ref=True), vectors_refs/):
+    ``ref`` is the field's "ref": true (with Fory(ref=True), vectors/refs/):
     pyfory 1.7.7 sets the ref bit on the field and on every element, key and
     value type below it."""
     nullable = tree[0] == "option"

@@ -183,8 +183,8 @@ FIELD_TYPE_KINDS.update(
 # every struct does too.  Not tracked: bool, the integer and float kinds,
 # string, enums and the dense arrays.  Not taken from the table: its
 # "tracked" column leaves out date, timestamp and duration, which pyfory
-# 1.7.7 does track (vectors_refs/, fields/scalar_refs: "day" is 00 ... fe 02);
-# every vector generate_refs.py writes checks this set against pyfory.
+# 1.7.7 does track (vectors/refs/, fields/scalar_refs: "day" is 00 ... fe 02);
+# every vector generators/refs.py writes checks this set against pyfory.
 REF_TRACKED_KINDS = frozenset(["binary", "list", "set", "map", "date", "timestamp", "duration"])
 # struct field kinds pyfory writes inline ("basic" fields): a "ref": true on
 # such a field changes the fingerprint and the TypeDef, but never the bytes

@@ -2,7 +2,7 @@
 enum vectors") and what follows from them: the field wire order, the schema
 fingerprint and its 32-bit hash, the meta strings of name-registered types,
 and the registration of the Python mirrors with a Fory.  The rules are our
-own reading of pyfory 1.7.7; generate_structs.py checks each of them
+own reading of pyfory 1.7.7; generators/structs.py checks each of them
 against pyfory and refuses to write a file otherwise."""
 
 from .errors import VectorError
@@ -21,7 +21,7 @@ __all__ = ["TypeTable", "RegisteredTypes"]
 _STRUCT_DEF_KEYS = {"name", "kind", "register", "fields", "field_order", "fingerprint", "hash", "meta_strings", "note",
                     "generic"}
 _ENUM_DEF_KEYS = {"name", "kind", "register", "variants", "meta_strings", "note"}
-# keys of the compatible-mode vector files (vectors_compat/): the TypeDef pyfory
+# keys of the compatible-mode vector files (vectors/compat/): the TypeDef pyfory
 # writes for the type, and evolution types that share one registration
 _COMPAT_DEF_KEYS = {"typedef_hex", "typedef", "typedef_error", "alias_of_registration", "version"}
 _RESERVED_TYPE_NAMES = set(SCALAR_NAMES) | {"none", "any", "list", "set", "map", "option", "tuple", "null", "struct",
@@ -44,7 +44,7 @@ class TypeTable:
         for d in defs:
             self._add(d)
         self._fields = {}
-        self._ref_fields = {}  # struct name -> names of its "ref": true fields (vectors_refs/)
+        self._ref_fields = {}  # struct name -> names of its "ref": true fields (vectors/refs/)
         self._lengths = {}  # struct name -> {field name: its fixed "length"}
         for name, d in self._defs.items():
             if d["kind"] == "struct":
@@ -169,7 +169,7 @@ class TypeTable:
 
     def _check_acyclic(self):
         """Struct definitions must not be recursive, except through a field
-        with "ref": true (reference tracking, vectors_refs/): such a field
+        with "ref": true (reference tracking, vectors/refs/): such a field
         is not followed here."""
         state = {}
 

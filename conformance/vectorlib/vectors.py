@@ -4,7 +4,8 @@ import json
 import os
 
 from .errors import VectorError
-from .formats import DEFAULT_VECTOR_DIR, VECTOR_FORMAT
+from .formats import VECTOR_FORMAT
+from .group import group_dir
 from .typetable import TypeTable
 
 __all__ = ["load_vector_file", "load_vectors", "load_vector_dirs", "is_ref_vector"]
@@ -23,7 +24,7 @@ def load_vector_file(path):
 def load_vectors(directory=None):
     """All vectors of all groups in the directory, in file then vector order.
     Checks that names are unique."""
-    directory = directory or DEFAULT_VECTOR_DIR
+    directory = directory or group_dir("builtins")
     files = sorted(f for f in os.listdir(directory) if f.endswith(".json"))
     if not files:
         raise VectorError("no vector files in {}".format(directory))
@@ -71,5 +72,5 @@ def load_vector_dirs(directories):
 
 
 def is_ref_vector(vec):
-    """A vector written with Fory(ref=True) (vectors_refs/)."""
+    """A vector written with Fory(ref=True) (the group refs)."""
     return bool((vec.get("settings") or {}).get("ref"))

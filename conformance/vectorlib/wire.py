@@ -14,7 +14,7 @@ decoder serves every vector family; two switches say what a stream holds:
   the next reference id (from 0, in wire order) and gets "ref_id" in its
   node; REF (0xfe) + var_uint32 id is a back reference, the node
   {"type": "ref", "id": N}.  Where pyfory writes which flag is our own
-  reading of pyfory 1.7.7; generate_refs.py checks it for every vector.
+  reading of pyfory 1.7.7; generators/refs.py checks it for every vector.
 
 A schema (string or tree) is consulted for declared element types and
 for the fields of structs; ``types`` (a TypeTable) is needed for structs
@@ -104,7 +104,7 @@ class Decoder(ByteReader):
 
     def __init__(self, data, types=None, compatible=False, ref=False, buffers=None):
         ByteReader.__init__(self, data)
-        # the out-of-band buffers of a stream whose header announces them (vectors_oob/)
+        # the out-of-band buffers of a stream whose header announces them (vectors/oob/)
         self.buffers = None if buffers is None else list(buffers)
         self.buffers_taken = 0
         self.types = types  # a RegisteredTypes view, or None
@@ -593,16 +593,16 @@ def decode_stream(data, schema=None, types=None, compatible=False, ref=False, al
 
 
 def decode_wire(data, schema=None, types=None):
-    """A same-schema, ref=False stream (vectors/, vectors_structs/) -> node."""
+    """A same-schema, ref=False stream (vectors/builtins/, vectors/structs/) -> node."""
     return decode_stream(data, schema, types)[0]
 
 
 def decode_wire_compat(data, schema, types, alias_names=()):
-    """A compatible-mode, ref=False stream (vectors_compat/) -> (node, TypeDef bytes by type name)."""
+    """A compatible-mode, ref=False stream (vectors/compat/) -> (node, TypeDef bytes by type name)."""
     return decode_stream(data, schema, types, compatible=True, alias_names=alias_names)
 
 
 def decode_wire_refs(data, schema=None, types=None, compatible=False):
-    """A ref=True stream (vectors_refs/), in either mode -> node with "ref_id"
+    """A ref=True stream (vectors/refs/), in either mode -> node with "ref_id"
     keys and {"type": "ref", "id": N} nodes."""
     return decode_stream(data, schema, types, compatible, ref=True)[0]

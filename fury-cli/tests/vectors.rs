@@ -4,24 +4,17 @@
 //! fields and says so, and only there); and a broken stream is pointed at where it breaks.
 
 use fury_cli::{inspect, Inspection};
-use std::path::Path;
 
 fn streams() -> Vec<(String, Vec<u8>, bool)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance");
     let mut out = Vec::new();
-    for dir in [
-        "vectors",
-        "vectors_structs",
-        "vectors_compat",
-        "vectors_refs",
-        "vectors_any",
-    ] {
-        for v in fury_conformance::load_vectors(&root.join(dir)).expect("vectors load") {
+    for group in ["builtins", "structs", "compat", "refs", "any"] {
+        let dir = fury_conformance::groups::group(group).dir();
+        for v in fury_conformance::load_vectors(&dir).expect("vectors load") {
             let compatible = v.settings["compatible"].as_bool().unwrap_or(true);
             out.push((v.name, v.bytes, compatible));
         }
     }
-    let meta = std::fs::read_to_string(root.join("vectors_meta/meta_strings.json")).expect("meta");
+    let meta = std::fs::read_to_string(fury_conformance::groups::file("meta")).expect("meta");
     let doc: serde_json::Value = serde_json::from_str(&meta).expect("meta json");
     for s in doc["streams"].as_array().expect("streams") {
         let hex = s["bytes"].as_str().expect("bytes");

@@ -74,7 +74,7 @@ fn fury(compatible: bool, tracking: bool) -> Fury {
 }
 
 // pyfory 1.7.7, same-schema mode: Holder("n", <value>) is this prefix, then the value's type
-// info and payload (conformance/vectors_any/any.json).
+// info and payload (conformance/vectors/any/any.json).
 const HOLDER_PREFIX: &str = "01ff1bf5034b9e6b03046e";
 
 #[test]

@@ -1,5 +1,5 @@
 //! `bigdecimal::BigDecimal` as DECIMAL (feature `bigdecimal`), over pyfory 1.7.7's decimal
-//! vectors (conformance/vectors_decimal): every one reads to the digits and scale pyfory
+//! vectors (conformance/vectors/decimal): every one reads to the digits and scale pyfory
 //! wrote and writes pyfory's bytes back, big and negative-scale values included.
 #![cfg(feature = "bigdecimal")]
 

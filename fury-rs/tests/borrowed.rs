@@ -1,5 +1,5 @@
 //! Borrowed decoding of strings and bytes: `&str` and `&[u8]` point into the input. The inputs
-//! are pyfory 1.7.7's bytes (conformance/vectors, the vector named in each comment).
+//! are pyfory 1.7.7's bytes (conformance/vectors/builtins, the vector named in each comment).
 
 use fury::Fury;
 use std::borrow::Cow;
@@ -78,7 +78,7 @@ fn bytes_borrow_from_the_input() {
     assert!(fury.deserialize::<&str>(&unhex("01ff1530686565")).is_err());
 }
 
-// pyfory's Person and Point (conformance/vectors_structs, structs/named/person), owned and
+// pyfory's Person and Point (conformance/vectors/structs, structs/named/person), owned and
 // borrowed: the same fields, `String` against `&str`.
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(id = 100)]
@@ -209,7 +209,7 @@ fn an_array_view_field_reads_what_a_vec_field_writes() {
     }
 }
 
-// pyfory's Scalars (conformance/vectors_structs, structs/scalars/*), owned and with `Cow`
+// pyfory's Scalars (conformance/vectors/structs, structs/scalars/*), owned and with `Cow`
 // fields whose lifetime is the struct's: those borrow where the input holds UTF-8 text or
 // bytes, and own the text pyfory wrote as non-ASCII LATIN1 or as UTF-16.
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]

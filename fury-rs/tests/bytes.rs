@@ -1,6 +1,6 @@
 //! `bytes::Bytes` fields (feature `bytes`, on in the workspace's test build): BINARY like a
 //! `Vec<u8>`, and slices of the input when it is given as `Bytes`. Inputs are pyfory 1.7.7's
-//! bytes (conformance/vectors_structs, structs/scalars/*).
+//! bytes (conformance/vectors/structs, structs/scalars/*).
 #![cfg(feature = "bytes")]
 
 use bytes::{Bytes, BytesMut};

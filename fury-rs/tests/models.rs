@@ -1,6 +1,6 @@
 //! Models written the way Rust users write them: type aliases, generics, tuple and unit
 //! structs, transparent newtypes, recursive types, `with` fields and defaults. Where a
-//! pyfory 1.7.7 vector exists for the shape (conformance/vectors_structs/structs.json), the
+//! pyfory 1.7.7 vector exists for the shape (conformance/vectors/structs/structs.json), the
 //! bytes are pyfory's.
 
 use fury::{Error, Fury, FuryObject};

@@ -1,6 +1,6 @@
 //! `#[derive(FuryRow)]` beyond the conformance vectors: generics, `Box`, `HashMap`, time
 //! types, the attributes, raw identifiers, and the layout of small rows byte by byte (the
-//! layouts are the ones pyfory 1.7.7 writes, see conformance/vectors_row).
+//! layouts are the ones pyfory 1.7.7 writes, see conformance/vectors/rows).
 
 use std::collections::HashMap;
 

@@ -1,5 +1,5 @@
 //! `rust_decimal::Decimal` as DECIMAL (feature `rust_decimal`), over pyfory 1.7.7's decimal
-//! vectors (conformance/vectors_decimal): what fits reads to the same number and writes
+//! vectors (conformance/vectors/decimal): what fits reads to the same number and writes
 //! pyfory's bytes back; what does not fit is an error, never a wrong number.
 #![cfg(feature = "rust_decimal")]
 

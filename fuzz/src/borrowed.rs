@@ -3,9 +3,9 @@
 //!
 //! The first input byte picks an entry of [`table`] (modulo its length): every entry exists
 //! twice, same-schema mode first, then compatible mode. Each struct entry is a borrowed mirror
-//! of a type of `conformance/tests/generated/structs_mirror.rs` (the same registration and
+//! of a type of `conformance/src/mirrors/structs_mirror.rs` (the same registration and
 //! field wire types), so pyfory's struct vectors are its seeds; the roots are the scalar and
-//! container vectors (`conformance/vectors/*.json`) read as borrowed types.
+//! container vectors (`conformance/vectors/builtins/*.json`) read as borrowed types.
 //!
 //! Where a decode succeeds:
 //! - **re-encode**: the value is written, read back, and must equal the first (`PartialEq`; a

@@ -9,14 +9,8 @@ use fury::{ErrorKind, Fury, Value};
 use std::any::type_name;
 use std::sync::OnceLock;
 
-// Generated code, formatted by its generator (as conformance/tests/compat.rs includes it).
-#[rustfmt::skip]
-#[path = "../../conformance/tests/generated/structs_mirror.rs"]
-pub mod structs_mirror;
-
-#[rustfmt::skip]
-#[path = "../../conformance/tests/generated/compat_mirror.rs"]
-pub mod compat_mirror;
+// The generated mirrors, compiled once in the conformance library.
+pub use fury_conformance::mirrors::{compat_mirror, structs_mirror};
 
 #[path = "ref_types.rs"]
 pub mod ref_types;

@@ -1,4 +1,4 @@
-//! The reference-tracking types of `conformance/vectors_refs/refs.json` (pyfory `ref=True`),
+//! The reference-tracking types of `conformance/vectors/refs/refs.json` (pyfory `ref=True`),
 //! which the generated mirrors do not have: linked nodes that can close a cycle through
 //! `Rc<RefCell<_>>` (or `Arc<Mutex<_>>`), a tree with `Weak` parent links, and `#[fury(ref)]`
 //! fields of every kind. Ids and names are the vectors', so their bytes are useful seeds.

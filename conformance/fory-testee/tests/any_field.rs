@@ -176,7 +176,7 @@ fn rc_dyn_any_fields_share_as_the_official_crate_shares() {
                 second: p,
             })
             .unwrap();
-        // Also pyfory 1.7.7's bytes (conformance/vectors_any, any/refs/*/shared_point).
+        // Also pyfory 1.7.7's bytes (conformance/vectors/any, any/refs/*/shared_point).
         assert_eq!(hex(&ob), hex(&tb), "compatible {compatible}");
         let read: ours::Refs = fury.deserialize(&tb).unwrap();
         assert!(Rc::ptr_eq(&read.first, &read.second));
@@ -186,7 +186,7 @@ fn rc_dyn_any_fields_share_as_the_official_crate_shares() {
 }
 
 /// What the official crate refuses in a `Box<dyn Any>` field and fury-rs reads (pyfory's
-/// bytes, conformance/vectors_any): a list, a map, a None (spec/DISAGREEMENTS.md, §50).
+/// bytes, conformance/vectors/any): a list, a map, a None (spec/DISAGREEMENTS.md, §50).
 #[test]
 fn the_official_crate_refuses_containers_and_nulls_in_an_any_field() {
     let fory = theirs::fory(false, false);

@@ -92,15 +92,14 @@ fn run(args: &[String]) -> ExitCode {
 
 fn check_fury(args: Vec<String>) -> ExitCode {
     let mut args = args.into_iter();
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = args
         .next()
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("vectors"));
+        .unwrap_or_else(|| fury_conformance::groups::group("builtins").dir());
     let out = args
         .next()
         .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("../target/conformance/fury-rs-bytes.json"));
+        .unwrap_or_else(|| fury_conformance::groups::peer_bytes("builtins"));
     let vectors = match fury_conformance::load_vectors(&dir) {
         Ok(v) => v,
         Err(e) => {

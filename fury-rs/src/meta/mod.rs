@@ -11,7 +11,7 @@
 //!   [`TypeDefLimits`] for untrusted input.
 //!
 //! All of it matches pyfory 1.7.7 byte for byte (checked against vectors pyfory wrote, in
-//! `conformance/vectors_meta/`). The selection rule is on
+//! `conformance/vectors/meta/`). The selection rule is on
 //! [`MetaStringEncoder::compute_encoding`].
 //!
 //! # Encodings

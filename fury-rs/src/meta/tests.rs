@@ -1,8 +1,8 @@
 //! Meta strings against pyfory 1.7.7: encoding choice and bytes per context, MurmurHash3,
 //! the type-info wire form with deduplication, and hostile input.
 //!
-//! The expected values come from `conformance/vectors_meta/meta_strings.json`, written by
-//! `conformance/gen_meta_strings.py` from pyfory itself.
+//! The expected values come from `conformance/vectors/meta/meta_strings.json`, written by
+//! `conformance/generators/meta.py` from pyfory itself.
 
 use crate::buffer::{Reader, Writer};
 use crate::meta::{
@@ -60,7 +60,7 @@ impl JsonExt for Json {
 fn vectors() -> Json {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../conformance/vectors_meta/meta_strings.json"
+        "/../conformance/vectors/meta/meta_strings.json"
     );
     let text = std::fs::read_to_string(path).expect("vector file");
     let doc: Json = serde_json::from_str(&text).expect("valid JSON");

@@ -34,7 +34,7 @@ use crate::error::Result;
 ///
 /// let mut fury = fury::Fury::default();
 /// fury.register::<Point>().unwrap();
-/// // pyfory 1.7.7's bytes for Point(3, -4) (conformance/vectors_ext has more)
+/// // pyfory 1.7.7's bytes for Point(3, -4) (conformance/vectors/ext has more)
 /// let bytes = [0x01, 0xff, 0x1f, 0x90, 0x03, 0x06, 0x07];
 /// assert_eq!(fury.deserialize::<Point>(&bytes).unwrap(), Point { x: 3, y: -4 });
 /// assert_eq!(fury.serialize(&Point { x: 3, y: -4 }).unwrap(), bytes);

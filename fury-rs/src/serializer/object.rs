@@ -94,7 +94,7 @@ use crate::types::{RefFlag, TypeId};
 /// let mut fury = fury::Fury::builder().compatible(false).build();
 /// fury.register::<Dog>().unwrap();
 /// fury.register::<Animal>().unwrap();
-/// // pyfory 1.7.7's bytes for Animal(case 2, "hi") (conformance/vectors_union has more)
+/// // pyfory 1.7.7's bytes for Animal(case 2, "hi") (conformance/vectors/union has more)
 /// let bytes = [0x01, 0xff, 0x22, 0xac, 0x02, 0x02, 0xff, 0x15, 0x08, 0x68, 0x69];
 /// assert_eq!(fury.deserialize::<Animal>(&bytes).unwrap(), Animal::Label("hi".into()));
 /// assert_eq!(fury.serialize(&Animal::Label("hi".into())).unwrap(), bytes);

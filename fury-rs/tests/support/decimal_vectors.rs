@@ -1,4 +1,4 @@
-//! pyfory 1.7.7's decimal vectors (conformance/vectors_decimal), for the tests of the
+//! pyfory 1.7.7's decimal vectors (conformance/vectors/decimal), for the tests of the
 //! decimal crates' features.
 
 pub fn unhex(s: &str) -> Vec<u8> {
@@ -11,7 +11,7 @@ pub fn unhex(s: &str) -> Vec<u8> {
 pub fn vectors() -> Vec<serde_json::Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../conformance/vectors_decimal/decimal.json"
+        "/../conformance/vectors/decimal/decimal.json"
     );
     let doc: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();

@@ -1,4 +1,4 @@
-//! The untyped-field vectors (group `any`, `conformance/vectors_any/`) through the mirrors
+//! The untyped-field vectors (group `any`, `conformance/vectors/any/`) through the mirrors
 //! of `fury_conformance::any`: `Box<dyn AnyObject>` fields, and `Rc<dyn AnyObject>` where
 //! reference tracking shares a value.
 //!

@@ -86,7 +86,7 @@ fn opt_from<T: Mirror>(node: &Json) -> R<Option<T>> {
     }
 }
 
-// ---- unions (vectors_union) ----
+// ---- unions (vectors/union) ----
 
 #[derive(FuryObject, Debug, Clone, PartialEq)]
 #[fury(id = 301)]
@@ -242,7 +242,7 @@ impl Mirror for Zoo {
     }
 }
 
-// ---- extension types (vectors_ext) ----
+// ---- extension types (vectors/ext) ----
 
 /// Two zigzag varint32s, as the vectors' pyfory serializer writes a Point.
 #[derive(FuryObject, Debug, Clone, PartialEq)]
@@ -332,7 +332,7 @@ impl Mirror for Shape {
     }
 }
 
-// ---- the struct of the out-of-band group (vectors_oob) ----
+// ---- the struct of the out-of-band group (vectors/oob) ----
 
 #[derive(FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "demo", name = "Blob")]

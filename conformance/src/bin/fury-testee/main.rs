@@ -7,8 +7,8 @@
 //! of `refs.rs` (graphs of `Rc` / `Rc<RefCell<_>>`, built from the request's node), the
 //! untyped-field vectors (group `any`) through the `Box` / `Rc<dyn AnyObject>` mirrors of
 //! `fury_conformance::any` (`any.rs`). Struct and enum
-//! vectors go through the derived Rust types that `gen_rust_mirrors.py` generates from the
-//! vector files (`tests/generated/*_mirror.rs`), as a Rust port would: `decode` reads the
+//! vectors go through the derived Rust types that `generators/rust_mirrors.py` generates from the
+//! vector files (`src/mirrors/*_mirror.rs`), as a Rust port would: `decode` reads the
 //! bytes as the vector's Rust type, writes that value in compatible mode and reads it back as
 //! a `Value` (which carries the field names) to make the node; `roundtrip` reads and writes
 //! the Rust type; `encode` writes the mirror's compiled value after checking that the
@@ -35,13 +35,7 @@ fn fury_for(req: &Json) -> Fury {
         .build()
 }
 
-#[rustfmt::skip]
-#[path = "../../../tests/generated/structs_mirror.rs"]
-mod structs_mirror;
-
-#[rustfmt::skip]
-#[path = "../../../tests/generated/compat_mirror.rs"]
-mod compat_mirror;
+use fury_conformance::mirrors::{compat_mirror, structs_mirror};
 
 // The reference-tracking types of the fuzz targets (most of the refs mirrors; see refs.rs).
 #[allow(dead_code)]

@@ -1,4 +1,4 @@
-//! The meta-string streams of `vectors_meta/` (`meta/...` vectors): values of enums
+//! The meta-string streams of `vectors/meta/` (`meta/...` vectors): values of enums
 //! `MetaProbe<i>` (variants FIRST = 0, SECOND = 1) and of the struct `StructProbe { x }`,
 //! registered by name with the namespaces and type names the request gives.
 

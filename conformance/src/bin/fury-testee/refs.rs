@@ -1,4 +1,4 @@
-//! The reference-tracking vectors that hold structs (`conformance/vectors_refs/`) through
+//! The reference-tracking vectors that hold structs (`conformance/vectors/refs/`) through
 //! derived Rust types, as a Rust port would declare them: a value that can be shared is an
 //! `Rc<T>`, one that can close a cycle an `Rc<RefCell<T>>`.
 //!
@@ -769,7 +769,7 @@ mod tests {
 
     #[test]
     fn a_graph_written_from_its_node_is_pyforys_bytes() {
-        // refs/same_schema/node/self, n.next = n: pyfory's bytes (vectors_refs/refs.json)
+        // refs/same_schema/node/self, n.next = n: pyfory's bytes (vectors/refs/refs.json)
         let node = json!({"type": "struct", "ref_id": 0, "name": "Node",
             "fields": {"value": int("varint32", 1), "next": {"type": "ref", "id": 0}}});
         let m = RefMirrors::new();

@@ -1,5 +1,5 @@
 //! Row-format requests (`"format": "row"`, the `rows` group): a `#[derive(FuryRow)]` mirror
-//! per row schema of `vectors_row/rows.json` (the types of `conformance/tests/row.rs`),
+//! per row schema of `vectors/rows/rows.json` (the types of `conformance/tests/row.rs`),
 //! found by the vector's name, and the conversion between a mirror and the row values of
 //! `PROTOCOL.md` section 9.4 (plain JSON shaped by the schema).
 

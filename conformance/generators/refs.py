@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the reference-tracking vectors (conformance/vectors_refs/refs.json).
+"""Write the reference-tracking vectors (conformance/vectors/refs/refs.json).
 
 Everything here is written by pyfory 1.7.7 with
 ``pyfory.Fory(xlang=True, ref=True, compatible=False)`` and with
@@ -38,33 +37,19 @@ compatible=False) and its TypeDef (ref=True, compatible=True) must equal
 our own (vectorlib.TypeTable, vectorlib.typedef_encode).
 
 Usage:
-    python conformance/generate_refs.py            # (re)write the file
-    python conformance/generate_refs.py --check    # compare with the file on disk
+    python conformance/generate.py refs            # (re)write vectors/refs/
+    python conformance/generate.py --check refs    # compare with the files on disk
 """
 
-import argparse
 import ast
 import datetime
 import json
-import os
-import sys
 
-if os.environ.get("PYTHONHASHSEED") != "0":
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
 GROUP = "refs"
 MODES = (("same_schema", VL.REFS_SETTINGS_SAME), ("compatible", VL.REFS_SETTINGS_COMPAT))
-
-
-def die(name, msg):
-    sys.stderr.write("generate_refs.py: {}: {}\n".format(name, msg))
-    raise SystemExit(1)
 
 
 # ---------------------------------------------------------------------------
@@ -331,50 +316,50 @@ class Builder:
         try:
             value = run_python(spec.python, self.env)
         except Exception as exc:  # noqa: BLE001
-            die(name, "cannot run {!r}: {!r}".format(spec.python, exc))
+            VL.die(name, "cannot run {!r}: {!r}".format(spec.python, exc))
         try:
             data = fory.serialize(value)
         except Exception as exc:  # noqa: BLE001
-            die(name, "pyfory cannot write it: {!r}".format(exc))
+            VL.die(name, "pyfory cannot write it: {!r}".format(exc))
         # 1. independent decoder
         try:
             node, typedefs = VL.decode_stream(data, spec.schema, types, compatible, ref=True)
         except (VL.WireError, VL.VectorError) as exc:
-            die(name, "independent decoder failed on {}: {}".format(data.hex()[:400], exc))
+            VL.die(name, "independent decoder failed on {}: {}".format(data.hex()[:400], exc))
         problems = VL.ref_node_errors(node)
         if problems:
-            die(name, "; ".join(problems))
+            VL.die(name, "; ".join(problems))
         if node["type"] != "null" and node.get("ref_id") != 0:
-            die(name, "the root does not carry ref id 0: {}".format(json.dumps(node)[:200]))
+            VL.die(name, "the root does not carry ref id 0: {}".format(json.dumps(node)[:200]))
         if compatible:
             self.record_typedefs(name, typedefs)
         # 2. pyfory reads its bytes back, with the node's sharing
         try:
             decoded, unread = VL.deserialize_all(fory, data)
         except Exception as exc:  # noqa: BLE001
-            die(name, "pyfory could not read its own bytes {}: {!r}".format(data.hex()[:200], exc))
+            VL.die(name, "pyfory could not read its own bytes {}: {!r}".format(data.hex()[:200], exc))
         if unread:
-            die(name, "pyfory left {} bytes unread".format(unread))
+            VL.die(name, "pyfory left {} bytes unread".format(unread))
         diffs = VL.compare_ref_graph(node, decoded, types, strict=True)
         if diffs:
-            die(name, "pyfory.deserialize differs from the node: " + "; ".join(diffs[:6]))
+            VL.die(name, "pyfory.deserialize differs from the node: " + "; ".join(diffs[:6]))
         # 3. the input equals the node
         diffs = VL.compare_ref_graph(node, value, types, strict=False)
         if diffs:
-            die(name, "the input value differs from the node: " + "; ".join(diffs[:6]))
+            VL.die(name, "the input value differs from the node: " + "; ".join(diffs[:6]))
         # 4. the node's object graph writes the same bytes
         again = fory.serialize(VL.ref_node_to_py(node, types))
         if again != data:
-            die(name, "ref_node_to_py(value) serializes to {} instead of {}".format(again.hex()[:200], data.hex()[:200]))
+            VL.die(name, "ref_node_to_py(value) serializes to {} instead of {}".format(again.hex()[:200], data.hex()[:200]))
         # 5. the spec's identity expectations on pyfory's result
         for left, right, want in [(a, b, True) for a, b in spec.same] + [(a, b, False) for a, b in spec.distinct]:
             got = eval(left, {"r": decoded}) is eval(right, {"r": decoded})  # noqa: S307
             if got != want:
-                die(name, "expected {} {} {} in pyfory's result".format(left, "is" if want else "is not", right))
+                VL.die(name, "expected {} {} {} in pyfory's result".format(left, "is" if want else "is not", right))
         # 6. schema
         errs = VL.ref_schema_errors(spec.schema, node, types)
         if errs:
-            die(name, "schema does not fit: " + "; ".join(errs[:5]))
+            VL.die(name, "schema does not fit: " + "; ".join(errs[:5]))
         vec = {"name": name, "description": spec.description, "python": spec.python,
                "settings": dict(settings), "schema": spec.schema, "value": node, "hex": data.hex()}
         reasons = VL.string_writer_differences(node)
@@ -391,7 +376,7 @@ class Builder:
         already required each to equal typedef_encode)."""
         for tname, raw in typedefs.items():
             if self.typedefs.setdefault(tname, raw) != raw:
-                die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
+                VL.die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
 
 
 def type_docs(types, builder):
@@ -399,7 +384,7 @@ def type_docs(types, builder):
         return VL.pyfory_type_docs(TYPES, types, builder.forys["same_schema"], builder.forys["compatible"],
                                    builder.typedefs)
     except VL.VectorError as exc:
-        die("types", str(exc))
+        VL.die("types", str(exc))
 
 
 def build_all():
@@ -407,7 +392,7 @@ def build_all():
     try:
         types = VL.TypeTable(TYPES)
     except VL.VectorError as exc:
-        die("types", str(exc))
+        VL.die("types", str(exc))
     b = Builder(types)
     vectors = []
     by_mode = {}
@@ -418,17 +403,17 @@ def build_all():
             by_mode[(spec.what, mode)] = vec
         same, compat = by_mode[(spec.what, "same_schema")], by_mode[(spec.what, "compatible")]
         if same["value"] != compat["value"]:
-            die(spec.what, "the value node differs between the modes")
+            VL.die(spec.what, "the value node differs between the modes")
         if not uses_structs(same["value"]) and same["hex"] != compat["hex"]:
-            die(spec.what, "a vector without structs has different bytes in the two modes")
+            VL.die(spec.what, "a vector without structs has different bytes in the two modes")
     names = [v["name"] for v in vectors]
     if len(set(names)) != len(names):
-        die("vectors", "duplicate names")
+        VL.die("vectors", "duplicate names")
     docs = type_docs(types, b)
     check = VL.TypeTable(docs)
     problems = VL.refs_facts_errors(check)
     if problems:
-        die("types", "; ".join(problems[:10]))
+        VL.die("types", "; ".join(problems[:10]))
     return {
         "format": VL.VECTOR_FORMAT,
         "peer": VL.PEER,
@@ -438,36 +423,5 @@ def build_all():
     }
 
 
-def render(doc):
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=VL.DEFAULT_REFS_VECTOR_DIR,
-                        help="output directory (default: conformance/vectors_refs)")
-    parser.add_argument("--check", action="store_true", help="do not write; fail if the file on disk differs")
-    args = parser.parse_args(argv)
-
-    doc = build_all()
-    text = render(doc)
-    path = os.path.join(args.out, GROUP + ".json")
-    print("{:14s} {:4d} types, {:4d} vectors".format(GROUP, len(doc["types"]), len(doc["vectors"])))
-    if args.check:
-        try:
-            with open(path, "r", encoding="utf-8") as fh:
-                same = fh.read() == text
-        except FileNotFoundError:
-            same = False
-        if not same:
-            print("out of date: {}".format(path))
-            return 1
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def documents():
+    return {GROUP: build_all()}

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the row-format vectors (conformance/vectors_row/rows.json) with pyfory 1.7.7's
+"""Write the row-format vectors (conformance/vectors/rows/rows.json) with pyfory 1.7.7's
 ``pyfory.format``, and check rows written by fury-rs with pyfory's ``from_row``.
 
 Each vector is a row schema, a value and the bytes pyfory wrote for it
@@ -25,13 +24,11 @@ encoder writes the same bytes as ``encoder(cls)``.  The script re-runs itself
 with TZ=UTC (pyfory reads timestamps as local naive datetimes).
 
 Usage:
-    python conformance/generate_row.py                 # (re)write the file
-    python conformance/generate_row.py --check         # compare with the file on disk
-    python conformance/generate_row.py --check-peer F  # pyfory reads the rows fury-rs wrote
+    python conformance/generate.py rows            # (re)write vectors/rows/
+    python conformance/generate.py --check rows    # compare with the files on disk
                                                        # ("fury-row-bytes/1", written by cargo test)
 """
 
-import argparse
 import dataclasses
 import datetime
 import json
@@ -40,14 +37,7 @@ import sys
 import typing
 import warnings
 
-if os.environ.get("TZ") != "UTC" or os.environ.get("PYTHONHASHSEED") != "0":
-    env = dict(os.environ)
-    env["TZ"] = "UTC"
-    env["PYTHONHASHSEED"] = "0"
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
 # pyfory.format warns about a Cython enum it cannot import; it does not affect the bytes.
@@ -74,13 +64,7 @@ class _QuietStderr:
         return False
 
 GROUP = "rows"
-OUT_DIR = os.path.join(VL.CONFORMANCE_DIR, "vectors_row")
 UTC = datetime.timezone.utc
-
-
-def die(name, msg):
-    sys.stderr.write("generate_row.py: {}: {}\n".format(name, msg))
-    raise SystemExit(1)
 
 
 def f(name, t):
@@ -243,13 +227,13 @@ def build_vector(name, schema, make, cls):
     for _ in range(3):
         again = VL.row_zero_null_slots(schema, to_row(value).to_bytes())[0]
         if again != data:
-            die(name, "pyfory wrote different bytes on two runs outside the null slots")
+            VL.die(name, "pyfory wrote different bytes on two runs outside the null slots")
     vec = {"name": name, "inferred": cls is not None, "schema": schema, "value": node}
     if cls is not None:
         from pyfory.format import encoder, infer_schema
 
         if str(infer_schema(cls)) != VL.row_schema_text(schema):
-            die(name, "pyfory infers {}, the vector says {}".format(infer_schema(cls), VL.row_schema_text(schema)))
+            VL.die(name, "pyfory infers {}, the vector says {}".format(infer_schema(cls), VL.row_schema_text(schema)))
         try:
             enc = encoder(cls)
         except AttributeError as exc:  # the hash, computed in Encoder(), fails for some schemas
@@ -262,21 +246,21 @@ def build_vector(name, schema, make, cls):
             row_encoder = enc.row_encoder
         inferred = VL.row_zero_null_slots(schema, row_encoder.to_row(value).to_bytes())[0]
         if inferred != data:
-            die(name, "the inferred schema and the explicit one write different bytes")
+            VL.die(name, "the inferred schema and the explicit one write different bytes")
         if enc is not None:
             encoded = enc.encode(value)
             encoded = encoded[:8] + VL.row_zero_null_slots(schema, encoded[8:])[0]
             if encoded[8:] != data:
-                die(name, "encode() is not the schema hash followed by the row")
+                VL.die(name, "encode() is not the schema hash followed by the row")
             vec["schema_hash"] = str(int.from_bytes(encoded[:8], "little", signed=True))
             vec["encoded_hex"] = encoded.hex()
             back = enc.decode(encoded)
             back_node = {fd["name"]: VL.row_value_node(fd["type"], getattr(back, fd["name"])) for fd in schema}
             if back_node != node:
-                die(name, "decode(encode(obj)) gives {}, expected {}".format(back_node, node))
+                VL.die(name, "decode(encode(obj)) gives {}, expected {}".format(back_node, node))
     check = decode_node(schema, data, from_row)
     if check != node:
-        die(name, "from_row gives {}, expected {}".format(check, node))
+        VL.die(name, "from_row gives {}, expected {}".format(check, node))
     vec["hex"] = data.hex()
     return vec
 
@@ -297,19 +281,19 @@ def build_all():
     return {"format": VL.ROW_FORMAT, "peer": VL.PEER, "group": GROUP, "vectors": vectors}
 
 
-def render(doc):
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+def documents():
+    return {GROUP: build_all()}
 
 
-def check_peer(path, vector_path):
+def check_peer(path):
     """pyfory's from_row must read every row in PATH to its vector's value. An
     entry may carry its own schema (the same fields in another order)."""
-    with open(vector_path, "r", encoding="utf-8") as fh:
+    with open(VL.group_file(GROUP), "r", encoding="utf-8") as fh:
         vectors = {v["name"]: v for v in json.load(fh)["vectors"]}
     with open(path, "r", encoding="utf-8") as fh:
         doc = json.load(fh)
     if doc.get("format") != VL.ROW_BYTES_FORMAT:
-        die(path, "format is {!r}, expected {!r}".format(doc.get("format"), VL.ROW_BYTES_FORMAT))
+        VL.die(path, "format is {!r}, expected {!r}".format(doc.get("format"), VL.ROW_BYTES_FORMAT))
     passed = failed = 0
     seen = set()
     for entry in doc["rows"]:
@@ -337,36 +321,3 @@ def check_peer(path, vector_path):
             failed += 1
     print("{} passed, {} failed".format(passed, failed))
     return 0 if failed == 0 and passed > 0 else 1
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=OUT_DIR, help="output directory (default: conformance/vectors_row)")
-    parser.add_argument("--check", action="store_true", help="do not write; fail if the file on disk differs")
-    parser.add_argument("--check-peer", metavar="FILE", help="check rows written by fury-rs with pyfory")
-    args = parser.parse_args(argv)
-    path = os.path.join(args.out, GROUP + ".json")
-    if args.check_peer:
-        return check_peer(args.check_peer, path)
-
-    doc = build_all()
-    text = render(doc)
-    print("{:14s} {:4d} vectors".format(GROUP, len(doc["vectors"])))
-    if args.check:
-        try:
-            with open(path, "r", encoding="utf-8") as fh:
-                same = fh.read() == text
-        except FileNotFoundError:
-            same = False
-        if not same:
-            print("out of date: {}".format(path))
-            return 1
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the out-of-band buffer vectors (conformance/vectors_oob/oob.json).
+"""Write the out-of-band buffer vectors (conformance/vectors/oob/oob.json).
 
 pyfory 1.7.7 writes a stream with out-of-band buffers when ``serialize`` is
 given a ``buffer_callback``: the header byte gets bit 0x02, and every BINARY
@@ -23,23 +22,17 @@ disagreement:
    callback once per BINARY.
 
 Usage:
-    python conformance/generate_oob.py            # (re)write the file
-    python conformance/generate_oob.py --check    # compare with the file on disk
-    python conformance/generate_oob.py --check-peer FILE
+    python conformance/generate.py oob            # (re)write vectors/oob/
+    python conformance/generate.py --check oob    # compare with the files on disk
         # pyfory reads the streams another implementation wrote for these vectors
         # (a JSON list of {"name", "hex", "buffers"}) to the vectors' values
 """
 
 import json
-import os
-import sys
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
 GROUP = "oob"
-OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_oob", "oob.json")
 SAME = {"xlang": True, "ref": False, "compatible": False}
 COMPAT = {"xlang": True, "ref": False, "compatible": True}
 REFS = {"xlang": True, "ref": True, "compatible": False}
@@ -49,11 +42,6 @@ TYPES = [
      "fields": [{"name": "name", "schema": "string"}, {"name": "data", "schema": "binary"},
                 {"name": "opt", "schema": "option<binary>"}]},
 ]
-
-
-def die(name, msg):
-    sys.stderr.write("generate_oob.py: {}: {}\n".format(name, msg))
-    raise SystemExit(1)
 
 
 # (name, settings, schema, python expression, rule, description); the rule
@@ -133,18 +121,18 @@ def build(types):
         value = eval(python, env)  # noqa: S307 - the expressions are the ones above
         data, answers, buffers = serialize_oob(fory, value, rule)
         if data[0] & 0x02 == 0:
-            die(name, "pyfory's header {:02x} lacks the out-of-band bit".format(data[0]))
+            VL.die(name, "pyfory's header {:02x} lacks the out-of-band bit".format(data[0]))
         try:
             node, _ = VL.decode_stream(data, schema, types, settings["compatible"], settings["ref"], buffers=buffers)
         except VL.WireError as exc:
-            die(name, "independent decoder failed on {}: {}".format(data.hex(), exc))
+            VL.die(name, "independent decoder failed on {}: {}".format(data.hex(), exc))
         if answers.count(False) != len(buffers):
-            die(name, "{} answers out of band but {} buffers".format(answers.count(False), len(buffers)))
+            VL.die(name, "{} answers out of band but {} buffers".format(answers.count(False), len(buffers)))
         decoded = fory.deserialize(data, buffers=buffers)
         for what, actual in (("pyfory.deserialize", decoded), ("the input", value)):
             diffs = compare(node, actual, types, settings)
             if diffs:
-                die(name, "{} differs from the decoded node: {}".format(what, "; ".join(diffs[:5])))
+                VL.die(name, "{} differs from the decoded node: {}".format(what, "; ".join(diffs[:5])))
         vectors.append({
             "name": name, "description": description, "python": python, "settings": settings,
             "schema": schema, "value": node, "hex": data.hex(), "in_band": answers,
@@ -163,7 +151,7 @@ def type_docs(types):
         own = {"field_order": types.wire_order(name), "fingerprint": types.fingerprint(name),
                "hash": types.struct_hash(name)}
         if facts != own:
-            die(name, "pyfory computes {} but we compute {}".format(facts, own))
+            VL.die(name, "pyfory computes {} but we compute {}".format(facts, own))
         d.update(own)
         docs.append(d)
     return docs
@@ -178,11 +166,9 @@ def document():
 
 def check_peer(path):
     """pyfory reads another writer's streams and buffers to the vectors' values."""
-    with open(OUT, encoding="utf-8") as fh:
+    with open(VL.group_file("oob"), encoding="utf-8") as fh:
         doc = json.load(fh)
     types = VL.TypeTable(doc["types"])
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
 
     def read_back(vec, w):
         fory = types.make_fory(vec["settings"])
@@ -191,8 +177,8 @@ def check_peer(path):
         diffs = compare(vec["value"], value, types, vec["settings"])
         return "; ".join(diffs[:3]) if diffs else None
 
-    return VL.peer_report("out-of-band", doc["vectors"], written, read_back)
+    return VL.peer_check(GROUP, "out-of-band", path, read_back, vectors=doc["vectors"])
 
 
-if __name__ == "__main__":
-    sys.exit(VL.group_main("generate_oob.py", __doc__, OUT, document, check_peer))
+def documents():
+    return {"oob": document()}

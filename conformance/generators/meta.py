@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write conformance/vectors_meta/meta_strings.json: meta-string vectors from pyfory 1.7.7.
+"""Write conformance/vectors/meta/meta_strings.json: meta-string vectors from pyfory 1.7.7.
 
 Everything in the file comes from pyfory itself:
 
@@ -16,27 +15,18 @@ Everything in the file comes from pyfory itself:
   serialized stream is exactly those pieces put together, so the offsets are right.
 
 Usage:
-    python conformance/gen_meta_strings.py          # (re)write the file
-    python conformance/gen_meta_strings.py --check  # exit 1 if the file on disk differs
+    python conformance/generate.py meta            # (re)write vectors/meta/
+    python conformance/generate.py --check meta    # compare with the files on disk
 
-The output is deterministic (no sets or hashes of Python objects are involved; the script
-still re-executes itself with PYTHONHASHSEED=0 like generate.py).
+The output is deterministic (no sets or hashes of Python objects are involved; generate.py
+still runs it with PYTHONHASHSEED=0).
 """
 
-import argparse
 import dataclasses
 import enum
 import json
 import keyword
-import os
 import sys
-
-if os.environ.get("PYTHONHASHSEED") != "0":
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
-
-sys.dont_write_bytecode = True
 
 import pyfory  # noqa: E402
 from pyfory.lib.mmh3 import hash_buffer  # noqa: E402
@@ -45,17 +35,17 @@ from pyfory.meta.metastring import Encoding, MetaStringDecoder, MetaStringEncode
 from pyfory.meta.typedef import FIELD_NAME_ENCODINGS, NAMESPACE_ENCODINGS, TYPE_NAME_ENCODINGS  # noqa: E402
 from pyfory.serialization import Buffer, MetaStringWriter  # noqa: E402
 
+import vectorlib as VL  # noqa: E402
+
 PEER = "pyfory==1.7.7"
-HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "vectors_meta", "meta_strings.json")
 U64 = (1 << 64) - 1
 
 if pyfory.__version__ != "1.7.7":
-    sys.exit("gen_meta_strings.py needs pyfory 1.7.7, found {}".format(pyfory.__version__))
+    sys.exit("generators/meta.py needs pyfory 1.7.7, found {}".format(pyfory.__version__))
 
 
 def fail(msg):
-    sys.exit("gen_meta_strings.py: " + msg)
+    sys.exit("generators/meta.py: " + msg)
 
 
 def hex_u64(v):
@@ -232,15 +222,6 @@ NAMED_STRUCT = 29
 LIST = 22
 
 
-def varuint(v):
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
 def split_name(name):
     """pyfory's split of a registration name: at the last dot."""
     ns, sep, tn = name.rpartition(".")
@@ -288,7 +269,7 @@ def stream_vector(title, names, sequence, struct=False, note=None):
         expected = bytearray(STREAM_HEADER)
         data = f.serialize(values[0])
     else:
-        expected = bytearray(STREAM_HEADER + bytes([LIST]) + varuint(len(sequence)) + b"\x00")
+        expected = bytearray(STREAM_HEADER + bytes([LIST]) + VL.var_uint32_bytes(len(sequence)) + b"\x00")
         data = f.serialize(values)
     writer = MetaStringWriter()
     meta = []
@@ -433,28 +414,5 @@ def render(doc):
     return text
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="do not write; fail if the file on disk differs")
-    args = parser.parse_args(argv)
-    text = render(build())
-    if args.check:
-        try:
-            with open(OUT, encoding="utf-8") as fh:
-                current = fh.read()
-        except FileNotFoundError:
-            current = None
-        if current != text:
-            print("stale: " + os.path.relpath(OUT))
-            return 1
-        print("up to date: " + os.path.relpath(OUT))
-        return 0
-    os.makedirs(os.path.dirname(OUT), exist_ok=True)
-    with open(OUT, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    print("wrote " + os.path.relpath(OUT))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def documents():
+    return {"meta_strings": render(build())}

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the untyped-field vectors (conformance/vectors_any/any.json).
+"""Write the untyped-field vectors (conformance/vectors/any/any.json).
 
 pyfory 1.7.7 declares a dataclass field annotated ``typing.Any`` (and the
 elements of ``List[Any]``, the values of ``Dict[str, Any]``) as UNKNOWN (0)
@@ -41,28 +40,19 @@ must equal ours (vectorlib.pyfory_type_docs), and the TypeDefs in the
 compatible streams must be those.
 
 Usage:
-    python conformance/generate_any.py            # (re)write the file
-    python conformance/generate_any.py --check    # compare with the file on disk
-    python conformance/generate_any.py --check-peer FILE
+    python conformance/generate.py any            # (re)write vectors/any/
+    python conformance/generate.py --check any    # compare with the files on disk
         # pyfory reads another writer's streams ({"name", "hex"} list) to the values,
         # and the independent decoder finds the vectors' wire kinds and sharing
 """
 
 import ast
 import json
-import os
-import sys
 
-if os.environ.get("PYTHONHASHSEED") != "0":
-    os.execve(sys.executable, [sys.executable] + sys.argv, dict(os.environ, PYTHONHASHSEED="0"))
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import check_peer  # noqa: E402
+import check_peer as CP  # noqa: E402
 import vectorlib as VL  # noqa: E402
 
-DIR = os.path.join(VL.CONFORMANCE_DIR, "vectors_any")
-OUT = os.path.join(DIR, "any.json")
 GROUP = "any"
 
 
@@ -132,10 +122,6 @@ def cases():
             yield "any/refs/{}/{}".format(mode, what), settings, schema, python, same, distinct
 
 
-def die(name, msg):
-    sys.exit("generate_any.py: {}: {}".format(name, msg))
-
-
 def run_python(text, env):
     """The value of the last statement of ``text`` (our own vector definitions above)."""
     tree = ast.parse(text, mode="exec")
@@ -157,40 +143,40 @@ def build_vector(name, settings, schema, python, same, distinct, types, fory, ty
     try:
         node, seen = VL.decode_stream(data, schema, types, compatible, ref)
     except (VL.WireError, VL.VectorError) as exc:
-        die(name, "the independent decoder fails on {}: {}".format(data.hex(), exc))
+        VL.die(name, "the independent decoder fails on {}: {}".format(data.hex(), exc))
     if ref:
         problems = VL.ref_node_errors(node)
         if problems or node.get("ref_id") != 0:
-            die(name, "bad references in {}: {}".format(json.dumps(node), problems))
+            VL.die(name, "bad references in {}: {}".format(json.dumps(node), problems))
     for tname, raw in seen.items():
         if typedefs.setdefault(tname, raw) != raw:
-            die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
+            VL.die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
     # 2. pyfory reads its bytes back to the node
     back, unread = VL.deserialize_all(fory, data)
     if unread:
-        die(name, "pyfory left {} bytes unread".format(unread))
+        VL.die(name, "pyfory left {} bytes unread".format(unread))
     if ref:
         diffs = VL.compare_ref_graph(node, back, types, strict=True)
     else:
         diffs = VL.compare(node, back, types=types)
     if diffs:
-        die(name, "pyfory's result differs from the node: " + "; ".join(diffs[:5]))
+        VL.die(name, "pyfory's result differs from the node: " + "; ".join(diffs[:5]))
     # 3. the input equals the node, and the node writes the same bytes
     diffs = VL.compare_ref_graph(node, value, types, strict=False) if ref else VL.compare(node, value, types=types)
     if diffs:
-        die(name, "the input differs from the node: " + "; ".join(diffs[:5]))
+        VL.die(name, "the input differs from the node: " + "; ".join(diffs[:5]))
     again = bytes(fory.serialize((VL.ref_node_to_py if ref else VL.node_to_py)(node, types)))
     if again != data:
-        die(name, "the node's value writes {} instead of {}".format(again.hex(), data.hex()))
+        VL.die(name, "the node's value writes {} instead of {}".format(again.hex(), data.hex()))
     # 4. identity on pyfory's result
     for left, right, want in [(a, b, True) for a, b in same] + [(a, b, False) for a, b in distinct]:
         if (eval(left, {"r": back}) is eval(right, {"r": back})) != want:  # noqa: S307
-            die(name, "expected {} {} {} in pyfory's result".format(left, "is" if want else "is not", right))
+            VL.die(name, "expected {} {} {} in pyfory's result".format(left, "is" if want else "is not", right))
     # 5. the schema
     errs = VL.ref_schema_errors(schema, node, types) if ref else VL.schema_errors(
         VL.parse_schema(schema, types), node, types=types)
     if errs:
-        die(name, "the schema does not fit: " + "; ".join(errs[:5]))
+        VL.die(name, "the schema does not fit: " + "; ".join(errs[:5]))
     vec = {"name": name, "python": python, "settings": dict(settings), "schema": schema, "value": node,
            "hex": data.hex()}
     reasons = VL.string_writer_differences(node)
@@ -205,7 +191,7 @@ def document():
     try:
         types = VL.TypeTable(TYPES)
     except VL.VectorError as exc:
-        die("types", str(exc))
+        VL.die("types", str(exc))
     forys = {}
     typedefs = {}
     vectors = []
@@ -221,30 +207,27 @@ def document():
         docs = VL.pyfory_type_docs(TYPES, types, forys[settings_key(SAME)], forys[settings_key(REFS_COMPAT)],
                                    typedefs)
     except VL.VectorError as exc:
-        die("types", str(exc))
+        VL.die("types", str(exc))
     problems = VL.TypeTable(docs).own_facts_errors()
     if problems:
-        die("types", "; ".join(problems[:5]))
+        VL.die("types", "; ".join(problems[:5]))
     return {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": GROUP, "types": docs, "vectors": vectors}
 
 
-def check_peer_file(path):
+def check_peer(path):
     """pyfory (and the independent decoder) read another writer's bytes of every vector."""
     VL.require_pyfory()
-    vectors = VL.load_vectors(DIR)
     forys = {}
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
 
     def read_back(vec, w):
         key = settings_key(vec["settings"])
         if key not in forys:
             forys[key] = vec["_types"].make_fory(vec["settings"])
-        problems = check_peer.check_entry(vec, bytes.fromhex(w["hex"]), forys[key], True)
+        problems = CP.check_entry(vec, bytes.fromhex(w["hex"]), forys[key], True)
         return "; ".join(problems[:5]) or None
 
-    return VL.peer_report("untyped-field", vectors, written, read_back)
+    return VL.peer_check(GROUP, "untyped-field", path, read_back, vectors=VL.load_vectors(VL.group_dir(GROUP)))
 
 
-if __name__ == "__main__":
-    sys.exit(VL.group_main("generate_any.py", __doc__, OUT, document, check_peer_file))
+def documents():
+    return {"any": document()}

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the compatible-mode struct/enum vectors (conformance/vectors_compat/compat.json).
+"""Write the compatible-mode struct/enum vectors (conformance/vectors/compat/compat.json).
 
 Everything here is written by pyfory 1.7.7 with
 ``pyfory.Fory(xlang=True, ref=False, compatible=True)`` (pyfory's default):
@@ -8,8 +7,8 @@ structs are COMPATIBLE_STRUCT / NAMED_COMPATIBLE_STRUCT and carry a TypeDef
 
 The file holds:
 
-* the struct and enum definitions of vectors_structs/structs.json (taken
-  from generate_structs.py, same names and registrations; its TYPES and
+* the struct and enum definitions of vectors/structs/structs.json (taken
+  from generators/structs.py, same names and registrations; its TYPES and
   vectors(), not STRUCT_ONLY_TYPES), a few extra plain
   types, and the *evolution* types: several definitions of one registration
   ("alias_of_registration": true), registered only by the vectors that name
@@ -39,25 +38,15 @@ first disagreement:
 For every type, pyfory's TypeDef bytes must equal vectorlib.typedef_encode.
 
 Usage:
-    python conformance/generate_compat.py            # (re)write the file
-    python conformance/generate_compat.py --check    # compare with the file on disk
+    python conformance/generate.py compat            # (re)write vectors/compat/
+    python conformance/generate.py --check compat    # compare with the files on disk
 """
 
-import argparse
 import datetime
-import json
-import os
-import sys
 
-if os.environ.get("PYTHONHASHSEED") != "0":
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
-import generate_structs as GS  # noqa: E402  (the same-schema type definitions and vectors)
+from generators import structs as GS  # noqa: E402  (the same-schema type definitions and vectors)
 
 UTC = datetime.timezone.utc
 D = datetime.date
@@ -68,15 +57,6 @@ SETTINGS = VL.COMPAT_SETTINGS
 
 I32_MIN, I32_MAX = -(2**31), 2**31 - 1
 I64_MIN = -(2**63)
-
-
-class NodeError(Exception):
-    pass
-
-
-def die(name, msg):
-    sys.stderr.write("generate_compat.py: {}: {}\n".format(name, msg))
-    raise SystemExit(1)
 
 
 # ---------------------------------------------------------------------------
@@ -116,12 +96,9 @@ def typed(tree, data, types, path="$"):
             return {"type": "list", "items": [typed(("any",), x, types, "{}[{}]".format(path, i)) for i, x in enumerate(data)]}
         return VL.py_to_node(data)
     if data is None:
-        raise NodeError("{}: null in a non-optional {} position".format(path, VL.format_schema(tree)))
+        raise VL.NodeError("{}: null in a non-optional {} position".format(path, VL.format_schema(tree)))
     if k == "scalar":
-        try:
-            return GS.scalar_node(tree[1], data, path)
-        except GS.NodeError as exc:
-            raise NodeError(str(exc))
+        return GS.scalar_node(tree[1], data, path)
     if k in ("list", "set"):
         return {"type": k, "items": [typed(tree[1], x, types, "{}[{}]".format(path, i)) for i, x in enumerate(data)]}
     if k == "map":
@@ -133,15 +110,15 @@ def typed(tree, data, types, path="$"):
         if types.kind(name) == "enum":
             vid = types.variant_id(name, data)
             if vid is None:
-                raise NodeError("{}: {} has no variant {!r}".format(path, name, data))
+                raise VL.NodeError("{}: {} has no variant {!r}".format(path, name, data))
             return {"type": "enum", "name": name, "variant": data, "id": vid}
         names = [f for f, _t, _g in types.fields(name)]
         if not isinstance(data, dict) or sorted(data) != sorted(names):
-            raise NodeError("{}: struct {} needs exactly the fields {}, got {}".format(
+            raise VL.NodeError("{}: struct {} needs exactly the fields {}, got {}".format(
                 path, name, names, sorted(data) if isinstance(data, dict) else data))
         return {"type": "struct", "name": name,
                 "fields": {f: typed(t, data[f], types, "{}.{}".format(path, f)) for f, t, _g in types.fields(name)}}
-    raise NodeError("{}: bad schema {}".format(path, VL.format_schema(tree)))
+    raise VL.NodeError("{}: bad schema {}".format(path, VL.format_schema(tree)))
 
 
 # ---------------------------------------------------------------------------
@@ -374,7 +351,7 @@ def rust_default(tree, types):
         return TD(0)
     if kind in VL.ARRAY_KINDS:
         return []
-    raise NodeError("no default for {}".format(kind))
+    raise VL.NodeError("no default for {}".format(kind))
 
 
 _DEFAULT_DATA = {}  # (type, field) -> authored default data
@@ -630,10 +607,6 @@ def evolution_specs():
 # ---------------------------------------------------------------------------
 
 
-def contains_set(node):
-    return any(n["type"] == "set" for n in VL.iter_nodes(node))
-
-
 class Builder:
     def __init__(self, types):
         self.types = types
@@ -649,7 +622,7 @@ class Builder:
     def record_typedefs(self, name, tds):
         for tname, raw in tds.items():
             if self.typedefs.setdefault(tname, raw) != raw:
-                die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
+                VL.die(name, "pyfory wrote two different TypeDefs of {}".format(tname))
 
     def write_checked(self, name, fory, tree, model, alias_names, allow_read_failure=False):
         """Serialize the model with ``fory`` and run checks 1-4.  Returns
@@ -664,35 +637,19 @@ class Builder:
         try:
             wire, tds = VL.decode_wire_compat(data, tree, types, alias_names)
         except VL.WireError as exc:
-            die(name, "independent decoder failed on {}: {}".format(data.hex()[:400], exc))
+            VL.die(name, "independent decoder failed on {}: {}".format(data.hex()[:400], exc))
         diffs = VL.nodes_equal_wire(model, wire, ignore=())
-        if not contains_set(model) and wire != model:
+        if not VL.contains_set(model) and wire != model:
             diffs = diffs or ["nodes differ (order)"]
         if diffs:
-            die(name, "pyfory wrote {} which decodes to a different node: {}".format(data.hex()[:300], "; ".join(diffs[:5])))
+            VL.die(name, "pyfory wrote {} which decodes to a different node: {}".format(data.hex()[:300], "; ".join(diffs[:5])))
         self.record_typedefs(name, tds)
-        try:
-            decoded, unread = VL.deserialize_all(fory, data)
-        except Exception as exc:  # noqa: BLE001
-            if allow_read_failure:
-                return (data, wire), "pyfory 1.7.7 writes these bytes but cannot read them back: {}: {}".format(
-                    type(exc).__name__, exc)
-            die(name, "pyfory could not read its own bytes: {!r}".format(exc))
-        if unread:
-            die(name, "pyfory left {} bytes unread".format(unread))
-        diffs = VL.compare(wire, decoded, types=types)
-        if diffs:
-            die(name, "pyfory.deserialize differs from the expected value: " + "; ".join(diffs[:5]))
-        diffs = VL.compare(wire, py_value, types=types)
-        if diffs:
-            die(name, "the input value differs from the node: " + "; ".join(diffs[:5]))
-        if not contains_set(wire):
-            again = fory.serialize(VL.node_to_py(wire, types))
-            if again != data:
-                die(name, "node_to_py(value) serializes to {} instead of {}".format(again.hex()[:200], data.hex()[:200]))
+        failure = VL.confirm_read_back(name, fory, data, wire, py_value, types, read_failure_ok=allow_read_failure)
+        if failure is not None:
+            return (data, wire), "pyfory 1.7.7 writes these bytes but cannot read them back: " + failure
         errs = VL.schema_errors(tree, wire, types=types)
         if errs:
-            die(name, "schema does not fit: {}".format("; ".join(errs[:5])))
+            VL.die(name, "schema does not fit: {}".format("; ".join(errs[:5])))
         return (data, wire), None
 
     def plain_vector(self, spec):
@@ -700,8 +657,8 @@ class Builder:
         try:
             tree = VL.parse_schema(spec.schema, types)
             model = typed(tree, spec.data, types)
-        except (NodeError, VL.VectorError) as exc:
-            die(spec.name, str(exc))
+        except (VL.NodeError, VL.VectorError) as exc:
+            VL.die(spec.name, str(exc))
         result, error = self.write_checked(spec.name, self.fory(()), tree, model, (), allow_read_failure=True)
         if result is None:
             return None, {"name": spec.name, "schema": spec.schema, "value": model, "error": error,
@@ -776,13 +733,13 @@ class Builder:
         wreg, rreg = types.alias_closure(spec.writer), types.alias_closure(spec.reader)
         try:
             model = typed(wtree, spec.data, types)
-        except NodeError as exc:
-            die(name, str(exc))
+        except VL.NodeError as exc:
+            VL.die(name, str(exc))
         # fresh Forys: the reader must not have seen the writer's TypeDefs before
         writer = types.make_fory_with(SETTINGS, wreg)
         result, error = self.write_checked(name, writer, wtree, model, wreg)
         if result is None:
-            die(name, "pyfory cannot write the writer's value: {}".format(error))
+            VL.die(name, "pyfory cannot write the writer's value: {}".format(error))
         data, wire = result
         reader = types.make_fory_with(SETTINGS, rreg)
         extra = {"writer_type": spec.writer, "reader_type": spec.reader,
@@ -796,7 +753,7 @@ class Builder:
             decoded, unread, read_error = None, 0, "{}: {}".format(type(exc).__name__, exc)
         if spec.error:
             if read_error is None:
-                die(name, "expected pyfory's reader to fail, it gave {!r}".format(decoded))
+                VL.die(name, "expected pyfory's reader to fail, it gave {!r}".format(decoded))
             extra["expected_error"] = True
             extra["error"] = read_error
         else:
@@ -805,22 +762,22 @@ class Builder:
                 extra["pyfory_reader_error"] = read_error
                 decoded = None
             elif spec.reader_bug:
-                die(name, "expected pyfory's reader to fail (reader_bug), it gave {!r}".format(decoded))
+                VL.die(name, "expected pyfory's reader to fail (reader_bug), it gave {!r}".format(decoded))
             elif read_error is not None:
-                die(name, "pyfory's reader failed: {}".format(read_error))
+                VL.die(name, "pyfory's reader failed: {}".format(read_error))
             if unread:
-                die(name, "the reader left {} bytes unread".format(unread))
+                VL.die(name, "the reader left {} bytes unread".format(unread))
             expected_data = spec.expected if spec.expected is not None else self.predict(rtree, wtree, spec.data)
             try:
                 expected = typed(rtree, expected_data, types)
-            except NodeError as exc:
-                die(name, "expected: {}".format(exc))
+            except VL.NodeError as exc:
+                VL.die(name, "expected: {}".format(exc))
             diffs = [] if decoded is None else VL.compare(expected, decoded, types=types)
             if diffs:
-                die(name, "the reader's value differs from the prediction: " + "; ".join(diffs[:6]))
+                VL.die(name, "the reader's value differs from the prediction: " + "; ".join(diffs[:6]))
             errs = VL.schema_errors(rtree, expected, types=types)
             if errs:
-                die(name, "expected does not fit the reader: " + "; ".join(errs[:5]))
+                VL.die(name, "expected does not fit the reader: " + "; ".join(errs[:5]))
             extra["expected"] = expected
         return self._vector(name, spec.writer, wire, data, spec.note, extra)
 
@@ -833,13 +790,13 @@ def build_all():
     try:
         types = VL.TypeTable(defs)
     except VL.VectorError as exc:
-        die("types", str(exc))
+        VL.die("types", str(exc))
     b = Builder(types)
     vectors, failures, seen = [], [], set()
 
     def add(vec, name):
         if name in seen:
-            die(name, "duplicate name")
+            VL.die(name, "duplicate name")
         seen.add(name)
         vectors.append(vec)
 
@@ -856,7 +813,7 @@ def build_all():
         vec, failure = b.plain_vector(spec)
         if failure is not None:
             if not failure["pyfory_writes"]:
-                die(spec.name, "pyfory cannot write it: {}".format(failure["error"]))
+                VL.die(spec.name, "pyfory cannot write it: {}".format(failure["error"]))
             failures.append(failure)
             seen.add(spec.name)
         else:
@@ -870,7 +827,7 @@ def build_all():
         if spec.same_hex_as:
             other = by_name["{}/evolution/{}".format(GROUP, spec.same_hex_as)]
             if other["hex"] != vec["hex"]:
-                die(spec.name, "expected the same bytes as {}".format(other["name"]))
+                VL.die(spec.name, "expected the same bytes as {}".format(other["name"]))
 
     # TypeDefs: every type pyfory wrote a TypeDef for, and the ones it cannot write
     failed_types = {}
@@ -894,20 +851,20 @@ def build_all():
         except VL.TypeDefError as exc:
             own = None
             if py_err is None:
-                die(name, "we cannot encode a TypeDef pyfory encodes: {}".format(exc))
+                VL.die(name, "we cannot encode a TypeDef pyfory encodes: {}".format(exc))
         if py_err is not None:
             if own is not None:
-                die(name, "pyfory fails ({}) where we encode {}".format(py_err, own.hex()))
+                VL.die(name, "pyfory fails ({}) where we encode {}".format(py_err, own.hex()))
             d["typedef_error"] = py_err
         elif own != py_td:
-            die(name, "pyfory's TypeDef {} differs from ours {}".format(py_td.hex(), own.hex()))
+            VL.die(name, "pyfory's TypeDef {} differs from ours {}".format(py_td.hex(), own.hex()))
         written = b.typedefs.get(name)
         if written is not None and written != py_td:
-            die(name, "the TypeDef in the streams {} differs from encode_typedef {}".format(written.hex(), py_td.hex()))
+            VL.die(name, "the TypeDef in the streams {} differs from encode_typedef {}".format(written.hex(), py_td.hex()))
         by_id_enum = d["kind"] == "enum" and not types.is_named(name)
         if py_td is not None and not by_id_enum:
             if written is None:
-                die(name, "no vector writes this type's TypeDef")
+                VL.die(name, "no vector writes this type's TypeDef")
             d["typedef_hex"] = py_td.hex()
             d["typedef"] = VL.typedef_describe(py_td)
         type_docs.append(d)
@@ -923,10 +880,10 @@ def build_all():
     check = VL.TypeTable(type_docs)
     problems = check.own_facts_errors()
     if problems:
-        die("types", "; ".join(problems[:10]))
+        VL.die("types", "; ".join(problems[:10]))
     problems = VL.pyfory_compat_facts_errors(check)
     if problems:
-        die("types", "; ".join(problems[:10]))
+        VL.die("types", "; ".join(problems[:10]))
     return {
         "format": VL.VECTOR_FORMAT,
         "peer": VL.PEER,
@@ -937,39 +894,5 @@ def build_all():
     }
 
 
-def render(doc):
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=VL.DEFAULT_COMPAT_VECTOR_DIR,
-                        help="output directory (default: conformance/vectors_compat)")
-    parser.add_argument("--check", action="store_true", help="do not write; fail if the file on disk differs")
-    args = parser.parse_args(argv)
-
-    doc = build_all()
-    text = render(doc)
-    path = os.path.join(args.out, GROUP + ".json")
-    evo_count = sum(1 for v in doc["vectors"] if "writer_type" in v)
-    print("{:14s} {:4d} types, {:4d} vectors ({} evolution, {} expected errors), {} pyfory failures".format(
-        GROUP, len(doc["types"]), len(doc["vectors"]), evo_count,
-        sum(1 for v in doc["vectors"] if v.get("expected_error")), len(doc["pyfory_failures"])))
-    if args.check:
-        try:
-            with open(path, "r", encoding="utf-8") as fh:
-                same = fh.read() == text
-        except FileNotFoundError:
-            same = False
-        if not same:
-            print("out of date: {}".format(path))
-            return 1
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def documents():
+    return {GROUP: build_all()}

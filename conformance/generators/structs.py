@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the struct/enum conformance vectors (conformance/vectors_structs/*.json).
+"""Write the struct/enum conformance vectors (conformance/vectors/structs/*.json).
 
 The application types (structs and enums) are defined once, below, as plain
 data.  The same definitions are written into the vector file ("types"); the
@@ -26,26 +25,16 @@ name-registered type, pyfory's meta-string bytes must equal ours.  For every
 enum variant, pyfory must write the variant's id.
 
 Usage:
-    python conformance/generate_structs.py            # (re)write the files
-    python conformance/generate_structs.py --check    # compare with the files on disk
+    python conformance/generate.py structs            # (re)write vectors/structs/
+    python conformance/generate.py --check structs    # compare with the files on disk
 
-The output is deterministic (the script re-executes itself with
+The output is deterministic (generate.py runs it with
 PYTHONHASHSEED=0 so that set iteration order is stable).
 """
 
-import argparse
 import datetime
-import json
-import os
-import sys
 
-if os.environ.get("PYTHONHASHSEED") != "0":
-    env = dict(os.environ)
-    env["PYTHONHASHSEED"] = "0"
-    os.execve(sys.executable, [sys.executable] + sys.argv, env)
 
-sys.dont_write_bytecode = True  # keep the source tree clean
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
 UTC = datetime.timezone.utc
@@ -261,7 +250,7 @@ TYPES = [
 ]
 
 
-# Types of structs.json only.  generate_compat.py rewrites TYPES and vectors()
+# Types of structs.json only.  generators/compat.py rewrites TYPES and vectors()
 # in compatible mode; these shapes (tuples, fixed-length fields, generic
 # instantiations) are kept out of that list so that compat.json does not change
 # with them.
@@ -584,48 +573,39 @@ def struct_only_vectors():
 # ---------------------------------------------------------------------------
 
 
-def die(name, msg):
-    sys.stderr.write("generate_structs.py: {}: {}\n".format(name, msg))
-    raise SystemExit(1)
-
-
-class NodeError(Exception):
-    pass
-
-
 def _float_bits(kind, x, path):
     if isinstance(x, tuple) and x[0] == "bits":
         return x[1]
     b = VL.float_bits(kind, x)
     if b is None:
-        raise NodeError("{}: {!r} is not exactly a {}".format(path, x, kind))
+        raise VL.NodeError("{}: {!r} is not exactly a {}".format(path, x, kind))
     return b
 
 
 def scalar_node(kind, x, path):
     if kind == "bool":
         if type(x) is not bool:
-            raise NodeError("{}: bool expected, got {!r}".format(path, x))
+            raise VL.NodeError("{}: bool expected, got {!r}".format(path, x))
         return {"type": "bool", "value": x}
     if kind in VL.INT_RANGES:
         lo, hi = VL.INT_RANGES[kind]
         if type(x) is not int or not lo <= x <= hi:
-            raise NodeError("{}: {!r} is not a {}".format(path, x, kind))
+            raise VL.NodeError("{}: {!r} is not a {}".format(path, x, kind))
         return {"type": kind, "value": str(x)}
     if kind in VL.FLOAT_HEX_WIDTH:
         return VL.float_node(kind, _float_bits(kind, x, path))
     if kind == "string":
         if type(x) is not str:
-            raise NodeError("{}: str expected".format(path))
+            raise VL.NodeError("{}: str expected".format(path))
         return {"type": "string", "value": x, "encoding": VL.string_encoding(x)}
     if kind == "binary":
         if type(x) is not bytes:
-            raise NodeError("{}: bytes expected".format(path))
+            raise VL.NodeError("{}: bytes expected".format(path))
         return {"type": "binary", "hex": x.hex()}
     if kind in ("date", "timestamp", "duration"):
         node = VL.py_to_node(x)
         if node["type"] != kind:
-            raise NodeError("{}: {} expected, got {!r}".format(path, kind, x))
+            raise VL.NodeError("{}: {} expected, got {!r}".format(path, kind, x))
         return node
     if kind in VL.ARRAY_KINDS:
         elem = VL.ARRAY_KINDS[kind][0]
@@ -634,7 +614,7 @@ def scalar_node(kind, x, path):
         if elem == "bool":
             return VL.array_node_from_values(kind, [scalar_node("bool", v, path)["value"] for v in x])
         return VL.array_node_from_values(kind, [int(scalar_node(elem, v, path)["value"]) for v in x])
-    raise NodeError("{}: unknown kind {}".format(path, kind))
+    raise VL.NodeError("{}: unknown kind {}".format(path, kind))
 
 
 def typed_node(tree, data, types, path="$"):
@@ -644,7 +624,7 @@ def typed_node(tree, data, types, path="$"):
     if k == "option":
         return {"type": "null"} if data is None else typed_node(tree[1], data, types, path)
     if data is None:
-        raise NodeError("{}: null in a non-optional {} position".format(path, VL.format_schema(tree)))
+        raise VL.NodeError("{}: null in a non-optional {} position".format(path, VL.format_schema(tree)))
     if k == "any":
         return VL.py_to_node(data)
     if k == "scalar":
@@ -654,7 +634,7 @@ def typed_node(tree, data, types, path="$"):
     if k == "tuple":
         # a Python tuple goes on the wire as a list
         if not isinstance(data, tuple) or len(data) != len(tree) - 1:
-            raise NodeError("{}: a tuple of {} elements expected, got {!r}".format(path, len(tree) - 1, data))
+            raise VL.NodeError("{}: a tuple of {} elements expected, got {!r}".format(path, len(tree) - 1, data))
         return {"type": "list", "items": [typed_node(t, x, types, "{}[{}]".format(path, i))
                                           for i, (t, x) in enumerate(zip(tree[1:], data))]}
     if k == "map":
@@ -666,24 +646,20 @@ def typed_node(tree, data, types, path="$"):
         if types.kind(name) == "enum":
             vid = types.variant_id(name, data)
             if vid is None:
-                raise NodeError("{}: {} has no variant {!r}".format(path, name, data))
+                raise VL.NodeError("{}: {} has no variant {!r}".format(path, name, data))
             return {"type": "enum", "name": name, "variant": data, "id": vid}
         names = [f for f, _t, _g in types.fields(name)]
         if not isinstance(data, dict) or sorted(data) != sorted(names):
-            raise NodeError("{}: struct {} needs exactly the fields {}".format(path, name, names))
+            raise VL.NodeError("{}: struct {} needs exactly the fields {}".format(path, name, names))
         fields = {}
         for f, t, _g in types.fields(name):
             fields[f] = typed_node(t, data[f], types, "{}.{}".format(path, f))
             want = types.field_length(name, f)
             if want is not None and data[f] is not None and len(data[f]) != want:
-                raise NodeError("{}.{}: the field has length {}, the data {} elements".format(
+                raise VL.NodeError("{}.{}: the field has length {}, the data {} elements".format(
                     path, f, want, len(data[f])))
         return {"type": "struct", "name": name, "fields": fields}
-    raise NodeError("{}: bad schema {}".format(path, VL.format_schema(tree)))
-
-
-def contains_set(node):
-    return any(n["type"] == "set" for n in VL.iter_nodes(node))
+    raise VL.NodeError("{}: bad schema {}".format(path, VL.format_schema(tree)))
 
 
 def build_vector(fory, types, spec):
@@ -691,49 +667,33 @@ def build_vector(fory, types, spec):
     try:
         tree = VL.parse_schema(spec.schema, types)
         model = typed_node(tree, spec.data, types)
-    except (NodeError, VL.VectorError) as exc:
-        die(name, str(exc))
+    except (VL.NodeError, VL.VectorError) as exc:
+        VL.die(name, str(exc))
     py_value = VL.node_to_py(model, types)
     try:
         data = fory.serialize(py_value)
     except Exception as exc:  # noqa: BLE001
-        die(name, "pyfory could not serialize: {!r}".format(exc))
+        VL.die(name, "pyfory could not serialize: {!r}".format(exc))
 
     # 1. the independent decoder must see the predicted node (sets in any order)
     try:
         wire = VL.decode_wire(data, tree, types)
     except VL.WireError as exc:
-        die(name, "independent decoder failed on {}: {}".format(data.hex()[:300], exc))
+        VL.die(name, "independent decoder failed on {}: {}".format(data.hex()[:300], exc))
     diffs = VL.nodes_equal_wire(model, wire, ignore=())
-    if not contains_set(model) and wire != model:
+    if not VL.contains_set(model) and wire != model:
         diffs = diffs or ["nodes differ (order)"]
     if diffs:
-        die(name, "pyfory wrote {} which decodes to a different node: {}".format(data.hex()[:300], "; ".join(diffs[:5])))
+        VL.die(name, "pyfory wrote {} which decodes to a different node: {}".format(data.hex()[:300], "; ".join(diffs[:5])))
 
-    # 2. pyfory must read its bytes back to the expected value
-    try:
-        decoded, unread = VL.deserialize_all(fory, data)
-    except Exception as exc:  # noqa: BLE001
-        die(name, "pyfory could not read its own bytes: {!r}".format(exc))
-    if unread:
-        die(name, "pyfory left {} bytes unread".format(unread))
-    diffs = VL.compare(wire, decoded, types=types)
-    if diffs:
-        die(name, "pyfory.deserialize differs from the expected value: " + "; ".join(diffs[:5]))
-
-    # 3. the input value, and the value rebuilt from the stored node
-    diffs = VL.compare(wire, py_value, types=types)
-    if diffs:
-        die(name, "the input value differs from the node: " + "; ".join(diffs[:5]))
-    if not contains_set(wire):
-        again = fory.serialize(VL.node_to_py(wire, types))
-        if again != data:
-            die(name, "node_to_py(value) serializes to {} instead of {}".format(again.hex()[:200], data.hex()[:200]))
+    # 2. pyfory must read its bytes back to the expected value; 3. the input value, and the
+    # value rebuilt from the stored node
+    VL.confirm_read_back(name, fory, data, wire, py_value, types)
 
     # 4. schema
     errs = VL.schema_errors(tree, wire, types=types)
     if errs:
-        die(name, "schema {} does not fit: {}".format(spec.schema, "; ".join(errs[:5])))
+        VL.die(name, "schema {} does not fit: {}".format(spec.schema, "; ".join(errs[:5])))
 
     reasons = VL.string_writer_differences(wire)
     vec = {
@@ -763,9 +723,9 @@ def check_enum_variants(fory, types):
             try:
                 node = VL.decode_wire(data, name, types)
             except VL.WireError as exc:
-                die(name, "variant {}: {}".format(v["name"], exc))
+                VL.die(name, "variant {}: {}".format(v["name"], exc))
             if node.get("variant") != v["name"] or node.get("id") != v["id"]:
-                die(name, "variant {} is written as {} ({})".format(v["name"], node, data.hex()))
+                VL.die(name, "variant {} is written as {} ({})".format(v["name"], node, data.hex()))
 
 
 def build_all():
@@ -775,13 +735,13 @@ def build_all():
     try:
         types = VL.TypeTable(TYPES + STRUCT_ONLY_TYPES)
     except VL.VectorError as exc:
-        die("types", str(exc))
+        VL.die("types", str(exc))
     fory = types.make_fory(VL.STRUCT_SETTINGS)
     out = []
     seen = set()
     for spec in vectors() + struct_only_vectors():
         if spec.name in seen:
-            die(spec.name, "duplicate name")
+            VL.die(spec.name, "duplicate name")
         seen.add(spec.name)
         out.append(build_vector(fory, types, spec))
     check_enum_variants(fory, types)
@@ -789,7 +749,7 @@ def build_all():
     # facts: pyfory's field order, fingerprint, hash and meta strings must equal ours
     problems = VL.pyfory_facts_errors(types, fory)
     if problems:
-        die("types", "; ".join(problems[:10]))
+        VL.die("types", "; ".join(problems[:10]))
     type_docs = []
     for d in TYPES + STRUCT_ONLY_TYPES:
         d = dict(d)
@@ -804,7 +764,7 @@ def build_all():
     # the finished type list must load and agree with itself
     check = VL.TypeTable(type_docs)
     if check.own_facts_errors():
-        die("types", "; ".join(check.own_facts_errors()))
+        VL.die("types", "; ".join(check.own_facts_errors()))
     return {
         "format": VL.VECTOR_FORMAT,
         "peer": VL.PEER,
@@ -814,37 +774,5 @@ def build_all():
     }
 
 
-def render(doc):
-    return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", default=VL.DEFAULT_STRUCT_VECTOR_DIR,
-                        help="output directory (default: conformance/vectors_structs)")
-    parser.add_argument("--check", action="store_true", help="do not write; fail if the file on disk differs")
-    args = parser.parse_args(argv)
-
-    doc = build_all()
-    text = render(doc)
-    path = os.path.join(args.out, GROUP + ".json")
-    n_types = len(doc["types"])
-    print("{:14s} {:4d} types, {:4d} vectors".format(GROUP, n_types, len(doc["vectors"])))
-    if args.check:
-        try:
-            with open(path, "r", encoding="utf-8") as fh:
-                same = fh.read() == text
-        except FileNotFoundError:
-            same = False
-        if not same:
-            print("out of date: {}".format(path))
-            return 1
-        return 0
-    os.makedirs(args.out, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def documents():
+    return {GROUP: build_all()}

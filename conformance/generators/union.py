@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the union vectors (conformance/vectors_union/union.json).
+"""Write the union vectors (conformance/vectors/union/union.json).
 
 pyfory 1.7.7 writes a tagged union (a ``pyfory.union.Union`` subclass
 registered with ``register_union`` and a ``UnionSerializer``, the shape the
@@ -26,23 +25,17 @@ input.  ``value`` is the input in a plain JSON form: a union is
 ``{"case": id, "value": ...}``, a struct an object of its fields, None null.
 
 Usage:
-    python conformance/generate_union.py            # (re)write the file
-    python conformance/generate_union.py --check    # compare with the file on disk
-    python conformance/generate_union.py --check-peer FILE
+    python conformance/generate.py union            # (re)write vectors/union/
+    python conformance/generate.py --check union    # compare with the files on disk
         # pyfory reads another writer's streams ({"name", "hex"} list) to the values
 """
 
 import dataclasses
-import json
-import os
 import sys
 from typing import List, Optional
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
-OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_union", "union.json")
 GROUP = "union"
 
 
@@ -161,31 +154,25 @@ def document():
         data = fory.serialize(value)
         back = fory.deserialize(data)
         if plain(back) != plain(value):
-            sys.exit("generate_union.py: {}: pyfory reads back {} for {}".format(name, plain(back), plain(value)))
+            sys.exit("generators/union.py: {}: pyfory reads back {} for {}".format(name, plain(back), plain(value)))
         vectors.append({"name": name, "python": python, "settings": settings, "registered_by_name": named,
                         "schema": root, "value": plain(value), "hex": bytes(data).hex(), "writer_same": True})
     doc = {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": GROUP, "types": TYPES,
            "named_registration": NAMED_REGISTRATION, "vectors": vectors}
     problems = VL.confirm_kind_vectors(doc, VL.make_fory)
     if problems:
-        sys.exit("generate_union.py: the types do not describe the classes: " + "; ".join(problems[:3]))
+        sys.exit("generators/union.py: the types do not describe the classes: " + "; ".join(problems[:3]))
     return doc
 
 
 def check_peer(path):
-    with open(OUT, encoding="utf-8") as fh:
-        vectors = json.load(fh)["vectors"]
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
     c = classes()
 
-    def read_back(vec, w):
-        fory = make_fory(vec["settings"], c, vec["registered_by_name"])
-        got = plain(fory.deserialize(bytes.fromhex(w["hex"])))
-        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
+    def read(vec, data):
+        return plain(make_fory(vec["settings"], c, vec["registered_by_name"]).deserialize(data))
 
-    return VL.peer_report("union", vectors, written, read_back)
+    return VL.peer_check(GROUP, "union", path, VL.plain_read_back(read))
 
 
-if __name__ == "__main__":
-    sys.exit(VL.group_main("generate_union.py", __doc__, OUT, document, check_peer))
+def documents():
+    return {"union": document()}

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the extension-type vectors (conformance/vectors_ext/ext.json).
+"""Write the extension-type vectors (conformance/vectors/ext/ext.json).
 
 pyfory 1.7.7 writes a value whose class is registered with a custom
 serializer (``register_type(cls, type_id=N, serializer=...)``) as EXT (31)
@@ -17,22 +16,15 @@ Each vector is confirmed: pyfory reads its bytes back to the input.
 an object of its fields.
 
 Usage:
-    python conformance/generate_ext.py            # (re)write the file
-    python conformance/generate_ext.py --check    # compare with the file on disk
-    python conformance/generate_ext.py --check-peer FILE
+    python conformance/generate.py ext            # (re)write vectors/ext/
+    python conformance/generate.py --check ext    # compare with the files on disk
 """
 
 import dataclasses
-import json
-import os
 import sys
 from typing import List, Optional
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
-
-OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_ext", "ext.json")
 
 
 def classes():
@@ -125,31 +117,25 @@ def document():
         value = eval(python, dict(c))  # noqa: S307 - the expressions above
         data = bytes(fory.serialize(value))
         if plain(fory.deserialize(data)) != plain(value):
-            sys.exit("generate_ext.py: {}: pyfory does not read its bytes back".format(name))
+            sys.exit("generators/ext.py: {}: pyfory does not read its bytes back".format(name))
         vectors.append({"name": name, "python": python, "settings": settings, "registered_by_name": named,
                         "schema": root, "value": plain(value), "hex": data.hex(), "writer_same": True})
     doc = {"format": VL.VECTOR_FORMAT, "peer": VL.PEER, "group": "ext", "types": TYPES,
            "named_registration": NAMED_REGISTRATION, "vectors": vectors}
     problems = VL.confirm_kind_vectors(doc, VL.make_fory)
     if problems:
-        sys.exit("generate_ext.py: the types do not describe the classes: " + "; ".join(problems[:3]))
+        sys.exit("generators/ext.py: the types do not describe the classes: " + "; ".join(problems[:3]))
     return doc
 
 
 def check_peer(path):
-    with open(OUT, encoding="utf-8") as fh:
-        vectors = json.load(fh)["vectors"]
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
     c = classes()
 
-    def read_back(vec, w):
-        fory = make_fory(vec["settings"], c, vec["registered_by_name"])
-        got = plain(fory.deserialize(bytes.fromhex(w["hex"])))
-        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
+    def read(vec, data):
+        return plain(make_fory(vec["settings"], c, vec["registered_by_name"]).deserialize(data))
 
-    return VL.peer_report("extension-type", vectors, written, read_back)
+    return VL.peer_check("ext", "extension-type", path, VL.plain_read_back(read))
 
 
-if __name__ == "__main__":
-    sys.exit(VL.group_main("generate_ext.py", __doc__, OUT, document, check_peer))
+def documents():
+    return {"ext": document()}

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Write the DECIMAL vectors (conformance/vectors_decimal/decimal.json).
+"""Write the DECIMAL vectors (conformance/vectors/decimal/decimal.json).
 
 pyfory 1.7.7 writes a ``decimal.Decimal`` as DECIMAL (40): the scale (the
 negated exponent) as a zigzag varint32, then the unscaled integer, small
@@ -10,22 +9,16 @@ its bytes back to the same sign, digits and exponent.  ``value`` holds the
 unscaled integer (decimal text) and the scale.
 
 Usage:
-    python conformance/generate_decimal.py            # (re)write the file
-    python conformance/generate_decimal.py --check    # compare with the file on disk
-    python conformance/generate_decimal.py --check-peer FILE
+    python conformance/generate.py decimal            # (re)write vectors/decimal/
+    python conformance/generate.py --check decimal    # compare with the files on disk
         # pyfory reads another writer's streams ({"name", "hex"} list) to the values
 """
 
 import decimal
-import json
-import os
 import sys
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import vectorlib as VL  # noqa: E402
 
-OUT = os.path.join(VL.CONFORMANCE_DIR, "vectors_decimal", "decimal.json")
 SETTINGS = {"xlang": True, "ref": False, "compatible": True}
 
 # name -> the Decimal's text
@@ -57,7 +50,7 @@ def document():
         data = bytes(fory.serialize(d))
         back = fory.deserialize(data)
         if back.as_tuple() != d.as_tuple():
-            sys.exit("generate_decimal.py: {}: pyfory reads back {}".format(name, back))
+            sys.exit("generators/decimal.py: {}: pyfory reads back {}".format(name, back))
         vectors.append({"name": "decimal/" + name, "python": "decimal.Decimal({!r})".format(text),
                         "settings": SETTINGS, "schema": "decimal", "value": value_of(d), "text": str(d),
                         "hex": data.hex(), "writer_same": True})
@@ -65,18 +58,13 @@ def document():
 
 
 def check_peer(path):
-    with open(OUT, encoding="utf-8") as fh:
-        vectors = json.load(fh)["vectors"]
-    with open(path, encoding="utf-8") as fh:
-        written = json.load(fh)
     fory = VL.make_fory(SETTINGS)
 
-    def read_back(vec, w):
-        got = value_of(fory.deserialize(bytes.fromhex(w["hex"])))
-        return None if got == vec["value"] else "pyfory read {}, expected {}".format(got, vec["value"])
+    def read(_vec, data):
+        return value_of(fory.deserialize(data))
 
-    return VL.peer_report("decimal", vectors, written, read_back)
+    return VL.peer_check("decimal", "decimal", path, VL.plain_read_back(read))
 
 
-if __name__ == "__main__":
-    sys.exit(VL.group_main("generate_decimal.py", __doc__, OUT, document, check_peer))
+def documents():
+    return {"decimal": document()}
