@@ -6,7 +6,7 @@ use fury_benches::interop::interop_rows;
 use fury_benches::measure::{measure, Settings};
 use fury_benches::peers::{all_cases, Engines, Op, Peer, DATASETS};
 use fury_benches::render::Report;
-use fury_benches::threads::{thread_rows, THREAD_DATASETS, THREAD_PEERS};
+use fury_benches::threads::{thread_rows, THREAD_DATASETS};
 
 #[test]
 fn every_peer_round_trips_every_dataset_and_the_report_renders() {
@@ -41,7 +41,7 @@ fn every_peer_round_trips_every_dataset_and_the_report_renders() {
     let threads = thread_rows(&engines, &settings);
     assert_eq!(
         threads.len(),
-        THREAD_DATASETS.len() * THREAD_PEERS.len() * Op::ALL.len()
+        THREAD_DATASETS.len() * Peer::THREADS.len() * Op::ALL.len()
     );
     for t in &threads {
         assert!(
