@@ -4,22 +4,13 @@
 //! out-of-band table (a large `Vec<u8>` in band and out of band).
 
 use crate::data::*;
+use crate::datasets::{visit_borrowed_datasets, VisitBorrowed};
 use crate::measure::{measure_loops, measure_ops, Measured, Settings, Timing};
 use crate::peers::{aligned, borrowed_case, Case, Dataset, Engines, Op, Peer, Runner};
-use crate::values;
 use crate::views::*;
 use std::fmt::Debug;
 use std::hint::black_box;
 use std::sync::Arc;
-
-/// The datasets of the section, in table order.
-pub const BORROWED_DATASETS: [&str; 5] = [
-    "User",
-    "CustomerList",
-    "MediaContent",
-    "SampleList",
-    "LogList",
-];
 
 /// Records in the `LogList` dataset.
 pub const LOG_RECORDS: i32 = 1_000;
@@ -59,21 +50,6 @@ borrowed! {
     MediaContent: MediaContentRef, MediaContentRef;
     SampleList: SampleListView, SampleListRef;
     LogList: LogListRef, LogListRef;
-}
-
-/// Calls `f` with each dataset of the section, in [`BORROWED_DATASETS`] order.
-pub trait VisitBorrowed {
-    /// Called once per dataset.
-    fn visit<T: Borrowed>(&mut self, name: &'static str, value: &T);
-}
-
-/// Runs `v` over every dataset of the section (the values of [`crate::values`]).
-pub fn visit_borrowed_datasets(v: &mut impl VisitBorrowed) {
-    v.visit(BORROWED_DATASETS[0], &values::user());
-    v.visit(BORROWED_DATASETS[1], &values::customer_list());
-    v.visit(BORROWED_DATASETS[2], &values::media_content(0));
-    v.visit(BORROWED_DATASETS[3], &values::sample_list());
-    v.visit(BORROWED_DATASETS[4], &values::log_list(LOG_RECORDS));
 }
 
 /// A fury-rs instance with the borrowed mirrors registered (under their owned types' ids).

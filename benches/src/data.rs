@@ -8,7 +8,8 @@
 //! what those derives give (the bound every generic case takes), and [`visit_types`] lists the
 //! types for the registrations (`crate::peers::fury_rs`, `crate::peers::fory`).
 //! Protobuf needs its own message types; they live in [`crate::pb`] with conversions both ways.
-//! The borrowed mirrors of the borrowed-decoding section are in [`crate::views`].
+//! The borrowed mirrors of the borrowed-decoding section are in [`crate::views`]; the values
+//! measured, and which datasets each section runs, in [`crate::datasets`].
 //!
 //! A peer that needs another derive on every type adds it to the two derive lists of
 //! [`dataset_types!`] (and, if its codec needs the trait, to [`Dataset`]); a dataset adds its

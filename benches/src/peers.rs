@@ -20,11 +20,10 @@
 //!    `borrowed: |e, d, p, v| ..` (one of the borrowed-decoding section), from the engines, the
 //!    dataset name, the peer and the value.
 //!
-//! Every section shows its rows in table order.
+//! Every section shows its rows in table order. The datasets are in [`crate::datasets`].
 
 use crate::borrowed::{Borrowed, BorrowedEngines};
 use crate::data::{visit_types, DatasetType, TypeVisitor};
-use crate::values;
 use rkyv::api::high::{HighDeserializer, HighSerializer, HighValidator};
 use rkyv::bytecheck::CheckBytes;
 use rkyv::ser::allocator::ArenaHandle;
@@ -966,50 +965,6 @@ fn rkyv_access_case<T: Dataset>(dataset: &'static str, value: &T) -> Case {
     }
 }
 
-/// Dataset names, in table order.
-pub const DATASETS: [&str; 15] = [
-    "NumericStruct",
-    "Sample",
-    "MediaContent",
-    "NumericStructList",
-    "SampleList",
-    "MediaContentList",
-    "SkillFire",
-    "User",
-    "CustomerList",
-    "UserModelList0",
-    "UserModelList1",
-    "UserModelList10",
-    "UserModelList100",
-    "Geometry",
-    "GameState",
-];
-
-/// Calls `f` with each dataset's name and value (a generic visitor, since the types differ).
-pub trait Visit {
-    /// Called once per dataset.
-    fn visit<T: Dataset>(&mut self, name: &'static str, value: &T);
-}
-
-/// Runs `v` over every dataset, in [`DATASETS`] order.
-pub fn visit_datasets(v: &mut impl Visit) {
-    v.visit(DATASETS[0], &values::numeric_struct(0));
-    v.visit(DATASETS[1], &values::sample(0));
-    v.visit(DATASETS[2], &values::media_content(0));
-    v.visit(DATASETS[3], &values::numeric_struct_list());
-    v.visit(DATASETS[4], &values::sample_list());
-    v.visit(DATASETS[5], &values::media_content_list());
-    v.visit(DATASETS[6], &values::skill_fire());
-    v.visit(DATASETS[7], &values::user());
-    v.visit(DATASETS[8], &values::customer_list());
-    v.visit(DATASETS[9], &values::user_model_list(0));
-    v.visit(DATASETS[10], &values::user_model_list(1));
-    v.visit(DATASETS[11], &values::user_model_list(10));
-    v.visit(DATASETS[12], &values::user_model_list(100));
-    v.visit(DATASETS[13], &values::mesh(values::TRIANGLES));
-    v.visit(DATASETS[14], &values::game_state(values::ENTITIES));
-}
-
 /// Every case: each dataset with each of `peers`.
 pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
     struct Collect<'a> {
@@ -1017,7 +972,7 @@ pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
         peers: &'a [Peer],
         out: Vec<Case>,
     }
-    impl Visit for Collect<'_> {
+    impl crate::datasets::Visit for Collect<'_> {
         fn visit<T: Dataset>(&mut self, name: &'static str, value: &T) {
             for &p in self.peers {
                 self.out.push(case_for(self.engines, name, p, value));
@@ -1029,7 +984,7 @@ pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
         peers,
         out: Vec::new(),
     };
-    visit_datasets(&mut c);
+    crate::datasets::visit_datasets(&mut c);
     c.out
 }
 

@@ -1,9 +1,10 @@
 //! The report: markdown tables and a hand-written SVG bar chart.
 
-use crate::borrowed::{BorrowedSection, BORROWED_DATASETS, OOB_LOOPS};
+use crate::borrowed::{BorrowedSection, OOB_LOOPS};
+use crate::datasets::{BORROWED_DATASETS, DATASETS};
 use crate::interop::InteropRow;
 use crate::measure::{Measured, Settings};
-use crate::peers::{Op, Peer, DATASETS};
+use crate::peers::{Op, Peer};
 use crate::threads::ThreadRow;
 use std::collections::HashMap;
 use std::fmt::Write;

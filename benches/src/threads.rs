@@ -1,14 +1,12 @@
 //! Multi-thread throughput: 1 and 2 threads sharing one registered instance (`&Fury` across
 //! `std::thread::scope`), each thread with its own output buffer.
 
+use crate::datasets::{Visit, THREAD_DATASETS};
 use crate::measure::{median, Rng, Settings};
-use crate::peers::{with_codec, Codec, Dataset, Engines, Op, Peer, Visit, WithCodec};
+use crate::peers::{with_codec, Codec, Dataset, Engines, Op, Peer, WithCodec};
 use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
-
-/// The datasets measured with threads.
-pub const THREAD_DATASETS: [&str; 3] = ["MediaContent", "SampleList", "CustomerList"];
 
 /// Throughput of one dataset, peer and op with 1 and 2 threads.
 #[derive(Clone, Debug)]
@@ -199,7 +197,7 @@ pub fn thread_rows(engines: &Engines, settings: &Settings) -> Vec<ThreadRow> {
         engines,
         out: Vec::new(),
     };
-    crate::peers::visit_datasets(&mut v);
+    crate::datasets::visit_datasets(&mut v);
     let units = v.out;
     let iters: Vec<u64> = units
         .iter()
