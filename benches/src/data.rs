@@ -1,6 +1,6 @@
 //! The benchmark datasets' types, each defined once.
 //!
-//! Every type is declared inside [`dataset_types!`], which gives it the derives of every peer:
+//! Every type is declared inside `dataset_types!`, which gives it the derives of every peer:
 //! `fury::FuryObject` (fury-rs), `fory::ForyStruct` / `fory::ForyEnum` (the official `fory`
 //! crate), serde's traits (rmp-serde, bincode, serde_json, postcard), bitcode's `Encode` /
 //! `Decode` and rkyv's `Archive` / `Serialize` / `Deserialize`: each peer reads and writes the
@@ -11,8 +11,8 @@
 //! The borrowed mirrors of the borrowed-decoding section are in [`crate::views`]; the values
 //! measured, and which datasets each section runs, in [`crate::datasets`].
 //!
-//! A peer that needs another derive on every type adds it to the two derive lists of
-//! [`dataset_types!`] (and, if its codec needs the trait, to [`Dataset`]); a dataset adds its
+//! A peer that needs another derive on every type adds it to the derive list of
+//! `dataset_type!` (and, if its codec needs the trait, to [`Dataset`]); a dataset adds its
 //! types inside the `dataset_types!` block below (`pub struct Name { .. }`, or
 //! `pub struct Name: Copy { .. }` for derives of its own, such as `Copy` or `Eq`).
 //!
@@ -47,7 +47,7 @@ macro_rules! dataset_types {
     };
 }
 
-/// One item of [`dataset_types!`]: the derives of every peer, for a struct or an enum (the
+/// One item of `dataset_types!`: the derives of every peer, for a struct or an enum (the
 /// official crate derives them differently).
 macro_rules! dataset_type {
     (struct $($rest:tt)*) => {
@@ -88,7 +88,7 @@ macro_rules! all_of {
 }
 
 all_of! {
-    /// What every type of [`dataset_types!`] is, whether measured on its own or nested: what
+    /// What every type of `dataset_types!` is, whether measured on its own or nested: what
     /// the registrations need.
     pub trait DatasetType: fury::FuryObject + fory::StructSerializer + 'static
 }
@@ -100,7 +100,7 @@ pub trait TypeVisitor {
 }
 
 all_of! {
-    /// What a measured dataset type implements: the traits the derives of [`dataset_types!`]
+    /// What a measured dataset type implements: the traits the derives of `dataset_types!`
     /// give (fury-rs, fory, serde, bitcode, rkyv) and the prost mirror of [`crate::pb`].
     pub trait Dataset: fury::FuryObject
         + fury::DeserializeOwned

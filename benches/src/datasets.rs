@@ -1,7 +1,8 @@
 //! The datasets measured: one table, the `dataset_table!` block below, read by everything
-//! that iterates them (the report's tables and chart, the criterion `datasets` bench, the smoke test, the
-//! fury-rs / fory interop rows, the thread rows, the borrowed-decoding section, the `probe`
-//! example and, through `probe --instruction-datasets`, `benches/scripts/instructions.sh`).
+//! that iterates them (the report's tables and chart, the criterion `datasets` bench, the
+//! smoke test, the fury-rs / fory interop rows, the thread rows, the borrowed-decoding
+//! section, the `probe` example and, through `probe --instruction-datasets`,
+//! `benches/scripts/instructions.sh`).
 //!
 //! # How to add a dataset
 //!
@@ -24,6 +25,7 @@
 
 use crate::borrowed::{Borrowed, LOG_RECORDS};
 use crate::data::Dataset;
+use crate::table::{count, select};
 use crate::values;
 
 dataset_table! {
@@ -74,65 +76,6 @@ impl DatasetRow {
     };
 }
 
-/// A section of the table that is a plain flag.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Flag {
-    Main,
-    Threads,
-    Instructions,
-}
-
-impl Flag {
-    const fn of(self, row: &DatasetRow) -> bool {
-        match self {
-            Flag::Main => row.main,
-            Flag::Threads => row.threads,
-            Flag::Instructions => row.instructions,
-        }
-    }
-}
-
-/// How many rows have `flag`.
-const fn count(flag: Flag) -> usize {
-    let mut n = 0;
-    let mut i = 0;
-    while i < DATASET_ROWS.len() {
-        if flag.of(&DATASET_ROWS[i]) {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-}
-
-/// The names of the rows with `flag`, in table order.
-const fn names<const N: usize>(flag: Flag) -> [&'static str; N] {
-    let mut out = [""; N];
-    let mut n = 0;
-    let mut i = 0;
-    while i < DATASET_ROWS.len() {
-        if flag.of(&DATASET_ROWS[i]) {
-            out[n] = DATASET_ROWS[i].name;
-            n += 1;
-        }
-        i += 1;
-    }
-    out
-}
-
-/// How many rows are in the borrowed-decoding section.
-const fn count_borrowed() -> usize {
-    let mut n = 0;
-    let mut i = 0;
-    while i < DATASET_ROWS.len() {
-        if DATASET_ROWS[i].borrowed.is_some() {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-}
-
 /// Whether row `a` comes before row `b` in the borrowed-decoding section (by key, then in
 /// table order).
 const fn borrowed_before(a: usize, b: usize) -> bool {
@@ -178,16 +121,16 @@ const fn borrowed_names<const N: usize>() -> [&'static str; N] {
 }
 
 /// The datasets of the main tables, in table order.
-pub const DATASETS: [&str; count(Flag::Main)] = names(Flag::Main);
+pub const DATASETS: [&str; count(IN_MAIN)] = select(NAMES, IN_MAIN, "");
 
 /// The datasets measured with 1 and 2 threads.
-pub const THREAD_DATASETS: [&str; count(Flag::Threads)] = names(Flag::Threads);
+pub const THREAD_DATASETS: [&str; count(IN_THREADS)] = select(NAMES, IN_THREADS, "");
 
 /// The datasets `benches/scripts/instructions.sh` counts when given none.
-pub const INSTRUCTION_DATASETS: [&str; count(Flag::Instructions)] = names(Flag::Instructions);
+pub const INSTRUCTION_DATASETS: [&str; count(IN_INSTRUCTIONS)] = select(NAMES, IN_INSTRUCTIONS, "");
 
 /// The datasets of the borrowed-decoding section, in its table order.
-pub const BORROWED_DATASETS: [&str; count_borrowed()] = borrowed_names();
+pub const BORROWED_DATASETS: [&str; count(IN_BORROWED)] = borrowed_names();
 
 /// Calls `f` with each dataset's name and value (a generic visitor, since the types differ).
 pub trait Visit {
@@ -208,15 +151,18 @@ macro_rules! dataset_table {
         $name:literal => $value:expr, [$($flag:ident $(($key:literal))?),* $(,)?];
     )*) => {
         /// Every row of the table, in table order.
-        // A row naming every section updates nothing.
-        #[allow(clippy::needless_update)]
-        pub const DATASET_ROWS: &[DatasetRow] = &[$(
-            DatasetRow {
-                name: $name,
-                $($flag: dataset_flag!($flag $(($key))?),)*
-                ..DatasetRow::NONE
-            },
-        )*];
+        pub const DATASET_ROWS: &[DatasetRow] = &[$(dataset_row!($name [$($flag $(($key))?),*]),)*];
+
+        /// The rows' names, in table order.
+        const NAMES: &[&str] = &[$($name),*];
+
+        /// Which rows are in each section.
+        const IN_MAIN: &[bool] = &[$(dataset_row!($name [$($flag $(($key))?),*]).main),*];
+        const IN_THREADS: &[bool] = &[$(dataset_row!($name [$($flag $(($key))?),*]).threads),*];
+        const IN_INSTRUCTIONS: &[bool] =
+            &[$(dataset_row!($name [$($flag $(($key))?),*]).instructions),*];
+        const IN_BORROWED: &[bool] =
+            &[$(dataset_row!($name [$($flag $(($key))?),*]).borrowed.is_some()),*];
 
         /// Runs `v` over the datasets of the main tables, in [`DATASETS`] order.
         pub fn visit_datasets(v: &mut impl Visit) {
@@ -244,6 +190,17 @@ macro_rules! dataset_table {
     };
 }
 use dataset_table;
+
+/// The row of a name and its flags.
+macro_rules! dataset_row {
+    ($name:literal [$($flag:ident $(($key:literal))?),*]) => {{
+        let mut row = DatasetRow::NONE;
+        row.name = $name;
+        $(row.$flag = dataset_flag!($flag $(($key))?);)*
+        row
+    }};
+}
+use dataset_row;
 
 /// A flag of a row as the value of its field.
 macro_rules! dataset_flag {

@@ -23,6 +23,7 @@ pub mod pb;
 pub mod peers;
 pub mod render;
 pub mod rpc;
+mod table;
 pub mod threads;
 pub mod values;
 pub mod views;

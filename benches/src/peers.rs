@@ -7,7 +7,7 @@
 //! 1. Its codec: a type implementing [`Codec`] for every [`Dataset`] (encode into the caller's
 //!    buffer, decode from a byte slice), next to the others below. A codec that needs a
 //!    registered instance takes it from [`Engines`] (add a field there if none fits); one that
-//!    needs a derive the dataset types lack adds it to `dataset_types!` in `src/data.rs`.
+//!    needs a derive the dataset types lack adds it to `dataset_type!` in `src/data.rs`.
 //! 2. One row of the table, which makes the [`Peer`] variant: the name the report prints, the
 //!    slug of criterion ids and of `probe`'s `ROW`, the chart color, the sections it is in
 //!    (`main`: the main tables, the chart, the criterion `datasets` bench; `borrowed`: the
@@ -24,6 +24,7 @@
 
 use crate::borrowed::{Borrowed, BorrowedEngines};
 use crate::data::{visit_types, DatasetType, TypeVisitor};
+use crate::table::{count, select};
 use rkyv::api::high::{HighDeserializer, HighSerializer, HighValidator};
 use rkyv::bytecheck::CheckBytes;
 use rkyv::ser::allocator::ArenaHandle;
@@ -260,62 +261,16 @@ impl Sections {
     };
 }
 
-/// A section of the peer table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Section {
-    Main,
-    Borrowed,
-    Threads,
-}
-
-impl Section {
-    const fn has(self, row: &PeerRow) -> bool {
-        match self {
-            Section::Main => row.sections.main,
-            Section::Borrowed => row.sections.borrowed,
-            Section::Threads => row.sections.threads,
-        }
-    }
-
-    /// How many rows the section has.
-    const fn len(self) -> usize {
-        let mut n = 0;
-        let mut i = 0;
-        while i < PEERS.len() {
-            if self.has(&PEERS[i]) {
-                n += 1;
-            }
-            i += 1;
-        }
-        n
-    }
-
-    /// The section's rows, in table order.
-    const fn peers<const N: usize>(self) -> [Peer; N] {
-        let mut out = [Peer::FuryRs; N];
-        let mut n = 0;
-        let mut i = 0;
-        while i < PEERS.len() {
-            if self.has(&PEERS[i]) {
-                out[n] = PEERS[i].peer;
-                n += 1;
-            }
-            i += 1;
-        }
-        out
-    }
-}
-
 impl Peer {
     /// The peers of the main tables, in table order (the informative rows last).
-    pub const ALL: [Peer; Section::Main.len()] = Section::Main.peers();
+    pub const ALL: [Peer; count(IN_MAIN)] = select(ORDER, IN_MAIN, Peer::FuryRs);
 
     /// The rows of the borrowed-decoding section, in table order.
-    pub const BORROWED: [Peer; Section::Borrowed.len()] = Section::Borrowed.peers();
+    pub const BORROWED: [Peer; count(IN_BORROWED)] = select(ORDER, IN_BORROWED, Peer::FuryRs);
 
     /// The peers of the thread table: fury-rs, the official crate, and bincode (stateless) as
     /// the machine's own scaling baseline.
-    pub const THREADS: [Peer; Section::Threads.len()] = Section::Threads.peers();
+    pub const THREADS: [Peer; count(IN_THREADS)] = select(ORDER, IN_THREADS, Peer::FuryRs);
 
     /// The peer's row of the table.
     pub const fn row(self) -> &'static PeerRow {
@@ -1017,21 +972,27 @@ macro_rules! peer_table {
         }
 
         /// The peer table, one row per [`Peer`], in the same order.
-        // A row naming every section updates nothing.
-        #[allow(clippy::needless_update)]
         pub const PEERS: &[PeerRow] = &[$(
             PeerRow {
                 peer: Peer::$peer,
                 name: $name,
                 slug: $slug,
                 color: $color,
-                sections: Sections { $($section: true,)* ..Sections::NONE },
+                sections: peer_sections!($($section),*),
                 informative: $informative,
                 fury_rs: $fury_rs,
                 counterpart: Peer::$counterpart,
                 about: $about,
             },
         )*];
+
+        /// The peers, in table order.
+        const ORDER: &[Peer] = &[$(Peer::$peer),*];
+
+        /// Which rows are in each section.
+        const IN_MAIN: &[bool] = &[$(peer_sections!($($section),*).main),*];
+        const IN_BORROWED: &[bool] = &[$(peer_sections!($($section),*).borrowed),*];
+        const IN_THREADS: &[bool] = &[$(peer_sections!($($section),*).threads),*];
 
         /// The case of the main tables for one dataset value and one peer (a row of the
         /// borrowed-decoding section only gives a case that fails its round trip).
@@ -1077,7 +1038,17 @@ macro_rules! peer_table {
 }
 use peer_table;
 
-/// One row's builder in one of the functions [`peer_table!`] makes.
+/// The sections of a row.
+macro_rules! peer_sections {
+    ($($section:ident),*) => {{
+        let mut sections = Sections::NONE;
+        $(sections.$section = true;)*
+        sections
+    }};
+}
+use peer_sections;
+
+/// One row's builder in one of the functions `peer_table!` makes.
 macro_rules! peer_build {
     // `case_for`.
     (main codec |$e:ident| $make:expr; $en:ident, $d:ident, $p:ident, $v:ident) => {{
