@@ -10,11 +10,13 @@
 //! `COMPAT`, so that structs read from their TypeDefs), by a `Fury` that registers nothing;
 //! `ONLY=vrde` into a `fury::ValueRef`, which borrows the strings.
 //!
+//! `probe --instruction-datasets` prints the datasets `benches/scripts/instructions.sh` counts
+//! by default (the `instructions` rows of the dataset table), one per line.
+//!
 //! `probe Blob1MiB` / `probe Blob64MiB` runs the loops of the out-of-band table instead, as ops
 //! `ibser` `oobser` `ibde` `ibbde` `oobbde` (`borrowed::OOB_LOOPS` order; `ONLY` picks one).
-use fury_benches::borrowed::{
-    borrowed_cases, oob_instances, oob_loops, BorrowedEngines, BORROWED_DATASETS,
-};
+use fury_benches::borrowed::{borrowed_cases, oob_instances, oob_loops, BorrowedEngines};
+use fury_benches::datasets::{BORROWED_DATASETS, INSTRUCTION_DATASETS};
 use fury_benches::peers::{all_cases, Engines, Peer};
 use std::time::Instant;
 
@@ -22,6 +24,12 @@ fn main() {
     let which = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "NumericStruct".into());
+    if which == "--instruction-datasets" {
+        for d in INSTRUCTION_DATASETS {
+            println!("{d}");
+        }
+        return;
+    }
     let all = std::env::args().nth(2).is_some_and(|a| a == "all");
     if let Some(mib) = which
         .strip_prefix("Blob")

@@ -18,7 +18,11 @@ fi
 bin=${BIN:-target/release/examples/probe}
 n=${N:-2000}
 sets=("$@")
-[ ${#sets[@]} -gt 0 ] || sets=(NumericStruct Sample MediaContent NumericStructList User CustomerList UserModelList10)
+# By default, the `instructions` rows of the dataset table (benches/src/datasets.rs).
+if [ ${#sets[@]} -eq 0 ]; then
+  mapfile -t sets < <("$bin" --instruction-datasets)
+  [ ${#sets[@]} -gt 0 ] || { echo "$bin --instruction-datasets listed none" >&2; exit 1; }
+fi
 count() { # dataset op iterations
   local out
   out=$(mktemp)

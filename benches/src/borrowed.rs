@@ -4,22 +4,13 @@
 //! out-of-band table (a large `Vec<u8>` in band and out of band).
 
 use crate::data::*;
+use crate::datasets::{visit_borrowed_datasets, VisitBorrowed};
 use crate::measure::{measure_loops, measure_ops, Measured, Settings, Timing};
-use crate::peers::{aligned, case_for, Case, Dataset, Engines, Op, Peer, Runner};
-use crate::values;
+use crate::peers::{aligned, borrowed_case, Case, Dataset, Engines, Op, Peer, Runner};
 use crate::views::*;
 use std::fmt::Debug;
 use std::hint::black_box;
 use std::sync::Arc;
-
-/// The datasets of the section, in table order.
-pub const BORROWED_DATASETS: [&str; 5] = [
-    "User",
-    "CustomerList",
-    "MediaContent",
-    "SampleList",
-    "LogList",
-];
 
 /// Records in the `LogList` dataset.
 pub const LOG_RECORDS: i32 = 1_000;
@@ -59,21 +50,6 @@ borrowed! {
     MediaContent: MediaContentRef, MediaContentRef;
     SampleList: SampleListView, SampleListRef;
     LogList: LogListRef, LogListRef;
-}
-
-/// Calls `f` with each dataset of the section, in [`BORROWED_DATASETS`] order.
-pub trait VisitBorrowed {
-    /// Called once per dataset.
-    fn visit<T: Borrowed>(&mut self, name: &'static str, value: &T);
-}
-
-/// Runs `v` over every dataset of the section (the values of [`crate::values`]).
-pub fn visit_borrowed_datasets(v: &mut impl VisitBorrowed) {
-    v.visit(BORROWED_DATASETS[0], &values::user());
-    v.visit(BORROWED_DATASETS[1], &values::customer_list());
-    v.visit(BORROWED_DATASETS[2], &values::media_content(0));
-    v.visit(BORROWED_DATASETS[3], &values::sample_list());
-    v.visit(BORROWED_DATASETS[4], &values::log_list(LOG_RECORDS));
 }
 
 /// A fury-rs instance with the borrowed mirrors registered (under their owned types' ids).
@@ -164,7 +140,7 @@ fn decode_case(
 
 /// fury-rs into the borrowed mirror: `writer` (owned types) writes the input, `reader`
 /// (borrowed mirrors) reads it; the round trip holds when the mirror writes the input back.
-fn fury_case<T: Borrowed>(
+pub(crate) fn fury_case<T: Borrowed>(
     dataset: &'static str,
     peer: Peer,
     writer: &fury::Fury,
@@ -211,7 +187,11 @@ fn same<R: PartialEq + Debug>(decoded: R, expected: R) -> Result<(), String> {
 /// fury-rs compatible into a dynamic `fury::ValueRef`, by an instance that registers nothing
 /// (structs read from their TypeDefs); the round trip holds when the value is the `Value` the
 /// same bytes decode to and writes the input back.
-fn value_ref_case<T: Borrowed>(dataset: &'static str, writer: &fury::Fury, value: &T) -> Case {
+pub(crate) fn value_ref_case<T: Borrowed>(
+    dataset: &'static str,
+    writer: &fury::Fury,
+    value: &T,
+) -> Case {
     let reader = fury::Fury::builder().compatible(true).build();
     let input = writer.serialize(value).map_err(|e| format!("encode: {e}"));
     let roundtrip = input.as_ref().map_err(Clone::clone).and_then(|input| {
@@ -247,7 +227,7 @@ fn value_ref_case<T: Borrowed>(dataset: &'static str, writer: &fury::Fury, value
 }
 
 /// postcard into the serde mirror, from what postcard writes for the owned value.
-fn postcard_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
+pub(crate) fn postcard_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
     let input = postcard::to_allocvec(value).map_err(|e| format!("encode: {e}"));
     let roundtrip = input.as_ref().map_err(Clone::clone).and_then(|input| {
         let view = postcard::from_bytes::<T::Ref<'_>>(input).map_err(|e| format!("decode: {e}"))?;
@@ -267,7 +247,7 @@ fn postcard_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
 }
 
 /// bitcode into the borrowed mirror, from what bitcode writes for the mirror of the value.
-fn bitcode_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
+pub(crate) fn bitcode_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
     let input = bitcode::encode(&value.view());
     let roundtrip = bitcode::decode::<T::Ref<'_>>(&input)
         .map_err(|e| format!("decode: {e}"))
@@ -286,7 +266,7 @@ fn bitcode_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
 
 /// rkyv's validated access (`rkyv::access`, bytecheck) to the archived value; the round
 /// trip deserializes the archive back.
-fn rkyv_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
+pub(crate) fn rkyv_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
     let mut bytes = Vec::new();
     let archived = value
         .rkyv_write(&mut bytes)
@@ -310,36 +290,6 @@ fn rkyv_case<T: Borrowed>(dataset: &'static str, value: &T) -> Case {
         }
     }) as Runner;
     decode_case(dataset, Peer::Rkyv, bytes, roundtrip, de)
-}
-
-/// The case for one dataset and one row of the section.
-pub fn borrowed_case<T: Borrowed>(
-    engines: &BorrowedEngines,
-    dataset: &'static str,
-    peer: Peer,
-    value: &T,
-) -> Case {
-    match peer {
-        Peer::FuryRsBorrowed => fury_case(
-            dataset,
-            peer,
-            &engines.owned.fury,
-            engines.fury.clone(),
-            value,
-        ),
-        Peer::FuryRsCompatibleBorrowed => fury_case(
-            dataset,
-            peer,
-            &engines.owned.fury_compatible,
-            engines.fury_compatible.clone(),
-            value,
-        ),
-        Peer::FuryRsValueRef => value_ref_case(dataset, &engines.owned.fury_compatible, value),
-        Peer::Postcard => postcard_case(dataset, value),
-        Peer::Bitcode => bitcode_case(dataset, value),
-        Peer::Rkyv => rkyv_case(dataset, value),
-        owned => case_for(&engines.owned, dataset, owned, value),
-    }
 }
 
 /// Every case of the section: each dataset with each of `peers`.

@@ -1,7 +1,8 @@
 //! Informative only: do fury-rs and the official `fory` crate write the same bytes for the
 //! benchmark datasets, and can each read the other's?
 
-use crate::peers::{Dataset, Engines, Visit};
+use crate::datasets::Visit;
+use crate::peers::{Dataset, Engines};
 
 /// One dataset in one mode.
 #[derive(Clone, Debug)]
@@ -106,7 +107,7 @@ pub fn interop_rows(engines: &Engines) -> Vec<InteropRow> {
         engines,
         out: Vec::new(),
     };
-    crate::peers::visit_datasets(&mut v);
+    crate::datasets::visit_datasets(&mut v);
     v.out
 }
 

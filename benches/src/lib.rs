@@ -1,9 +1,10 @@
 //! Benchmarks for fury-rs against other Rust serializers.
 //!
 //! - [`data`]: the dataset types, defined once (fury-rs, fory, serde, bitcode and rkyv
-//!   derives), [`values`]: the values measured, [`pb`]: their protobuf (prost) mirrors,
-//!   [`views`]: borrowed mirrors;
-//! - [`peers`]: the serializers behind one trait, and the timed cases;
+//!   derives, declared once for all), [`values`]: the values measured, [`pb`]: their protobuf
+//!   (prost) mirrors, [`views`]: borrowed mirrors;
+//! - [`datasets`]: the table of datasets (how to add one), [`peers`]: the table of serializers
+//!   (how to add one), their codecs behind one trait, and the timed cases;
 //! - [`measure`]: the quick interleaved measurement, [`threads`]: 1 vs 2 threads sharing one
 //!   instance, [`interop`]: fury-rs vs fory bytes, [`borrowed`]: borrowed decoding and
 //!   out-of-band buffers, [`render`]: markdown and SVG.
@@ -13,6 +14,7 @@
 
 pub mod borrowed;
 pub mod data;
+pub mod datasets;
 pub mod interop;
 pub mod interop_kinds;
 pub mod interop_types;
@@ -21,6 +23,7 @@ pub mod pb;
 pub mod peers;
 pub mod render;
 pub mod rpc;
+mod table;
 pub mod threads;
 pub mod values;
 pub mod views;

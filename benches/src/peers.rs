@@ -1,166 +1,305 @@
-//! The serializers measured ("peers"), behind one small trait, and the cases the report and
-//! the criterion benches run: one per dataset and peer, each with a serialize and a
-//! deserialize loop.
+//! The serializers measured ("peers"): one table, the `peer_table!` block below, and the
+//! cases the report and the criterion benches run (one per dataset and peer, each with a
+//! serialize and a deserialize loop).
+//!
+//! # How to add a peer
+//!
+//! 1. Its codec: a type implementing [`Codec`] for every [`Dataset`] (encode into the caller's
+//!    buffer, decode from a byte slice), next to the others below. A codec that needs a
+//!    registered instance takes it from [`Engines`] (add a field there if none fits); one that
+//!    needs a derive the dataset types lack adds it to `dataset_type!` in `src/data.rs`.
+//! 2. One row of the table, which makes the [`Peer`] variant: the name the report prints, the
+//!    slug of criterion ids and of `probe`'s `ROW`, the chart color, the sections it is in
+//!    (`main`: the main tables, the chart, the criterion `datasets` bench; `borrowed`: the
+//!    borrowed-decoding section; `threads`: the thread table), whether it is informative (left
+//!    out of bold marks, means, worst ratios and the chart), whether it is a fury-rs row (left
+//!    out of the worst ratios), the fury-rs row it is compared with, the sentence of the
+//!    report's list of peers about it (empty when another row's says it), and how its cases
+//!    are built: `codec: |e| TheCodec(..)` for a [`Codec`], from the [`Engines`] `e`; or, for
+//!    a row with loops of its own, `owned: |e, d, p, v| ..` (a case of the main tables) or
+//!    `borrowed: |e, d, p, v| ..` (one of the borrowed-decoding section), from the engines, the
+//!    dataset name, the peer and the value.
+//!
+//! Every section shows its rows in table order. The datasets are in [`crate::datasets`].
 
-use crate::data::*;
-use crate::pb::Mirror;
-use crate::values;
+use crate::borrowed::{Borrowed, BorrowedEngines};
+use crate::data::{visit_types, DatasetType, TypeVisitor};
+use crate::table::{count, select};
 use rkyv::api::high::{HighDeserializer, HighSerializer, HighValidator};
 use rkyv::bytecheck::CheckBytes;
 use rkyv::ser::allocator::ArenaHandle;
 use rkyv::util::AlignedVec;
-use std::fmt::Debug;
 use std::hint::black_box;
 use std::sync::Arc;
 
-/// Every serializer in the comparison.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Peer {
+pub use crate::data::Dataset;
+
+peer_table! {
     /// fury-rs, `compatible(false)`: same-schema structs (4-byte schema hash).
-    FuryRs,
+    FuryRs {
+        name: "fury-rs", slug: "fury_rs", color: "#d62728",
+        sections: [main, borrowed, threads], informative: false, fury_rs: true,
+        counterpart: FuryRs,
+        about: "**fury-rs** (this repository; same-schema `compatible(false)`, `compat` = \
+                `compatible(true)`, `ref` = `compatible(false).ref_tracking(true)`)",
+        codec: |e| FuryRsCodec(e.fury.clone()),
+    }
+    /// fury-rs same-schema, decoding into the borrowed mirrors (borrowed-decoding section).
+    FuryRsBorrowed {
+        name: "fury-rs borrowed", slug: "fury_rs_borrowed", color: "#ff7f0e",
+        sections: [borrowed], informative: false, fury_rs: true,
+        counterpart: FuryRsBorrowed,
+        about: "",
+        borrowed: |e, d, p, v| {
+            crate::borrowed::fury_case(d, p, &e.owned.fury, e.fury.clone(), v)
+        },
+    }
     /// fury-rs, `compatible(true)`: TypeDef metadata (schema evolution).
-    FuryRsCompatible,
+    FuryRsCompatible {
+        name: "fury-rs compat", slug: "fury_rs_compatible", color: "#ff9896",
+        sections: [main, borrowed], informative: false, fury_rs: true,
+        counterpart: FuryRsCompatible,
+        about: "",
+        codec: |e| FuryRsCodec(e.fury_compatible.clone()),
+    }
+    /// fury-rs compatible, decoding into the borrowed mirrors (borrowed-decoding section).
+    FuryRsCompatibleBorrowed {
+        name: "fury-rs compat borrowed", slug: "fury_rs_compatible_borrowed", color: "#ffbb78",
+        sections: [borrowed], informative: false, fury_rs: true,
+        counterpart: FuryRsCompatibleBorrowed,
+        about: "",
+        borrowed: |e, d, p, v| {
+            crate::borrowed::fury_case(
+                d,
+                p,
+                &e.owned.fury_compatible,
+                e.fury_compatible.clone(),
+                v,
+            )
+        },
+    }
+    /// fury-rs compatible, decoding into a dynamic `fury::ValueRef` with no type registered
+    /// (borrowed-decoding section).
+    FuryRsValueRef {
+        name: "fury-rs ValueRef (borrowed dynamic)", slug: "fury_rs_value_ref", color: "#c49c94",
+        sections: [borrowed], informative: false, fury_rs: true,
+        counterpart: FuryRsValueRef,
+        about: "",
+        borrowed: |e, d, p, v| crate::borrowed::value_ref_case(d, &e.owned.fury_compatible, v),
+    }
     /// fury-rs, `compatible(false).ref_tracking(true)`.
-    FuryRsRef,
+    FuryRsRef {
+        name: "fury-rs ref", slug: "fury_rs_ref", color: "#8c564b",
+        sections: [main], informative: false, fury_rs: true,
+        counterpart: FuryRs,
+        about: "",
+        codec: |e| FuryRsCodec(e.fury_ref.clone()),
+    }
     /// The official `fory` crate 1.7.7, xlang, `compatible(false)`.
-    Fory,
+    Fory {
+        name: "fory 1.7.7", slug: "fory", color: "#1f77b4",
+        sections: [main, borrowed, threads], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**fory 1.7.7** (the official crate, xlang, same-schema and compatible)",
+        codec: |e| ForyCodec(e.fory.clone()),
+    }
     /// The official `fory` crate 1.7.7, xlang, `compatible(true)`.
-    ForyCompatible,
+    ForyCompatible {
+        name: "fory 1.7.7 compat", slug: "fory_compatible", color: "#9ecae1",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRsCompatible,
+        about: "",
+        codec: |e| ForyCodec(e.fory_compatible.clone()),
+    }
     /// Protobuf via prost (hand-written messages).
-    Prost,
+    Prost {
+        name: "prost", slug: "prost", color: "#2ca02c",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**prost** (protobuf)",
+        codec: |e| ProstCodec,
+    }
     /// MessagePack via rmp-serde, structs as maps (`to_vec_named`).
-    MessagePack,
-    /// bincode 1.3 with its default options.
-    Bincode,
-    /// serde_json.
-    Json,
+    MessagePack {
+        name: "rmp-serde", slug: "rmp_serde", color: "#9467bd",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**rmp-serde** (MessagePack, structs as maps)",
+        codec: |e| MsgPackCodec,
+    }
+    /// bincode 1.3 with its default options (the report's 1× line).
+    Bincode {
+        name: "bincode", slug: "bincode", color: "#7f7f7f",
+        sections: [main, threads], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**bincode** 1.3",
+        codec: |e| BincodeCodec,
+    }
     /// postcard 1 into the owned types (`postcard::from_bytes`).
-    PostcardOwned,
+    PostcardOwned {
+        name: "postcard", slug: "postcard_owned", color: "#17becf",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**postcard** 1 (serializing into the reused `Vec<u8>` through a flavor of its \
+                own, `postcard::from_bytes`)",
+        codec: |e| PostcardCodec,
+    }
     /// bitcode 0.6 into the owned types, through a reused `bitcode::Buffer`.
-    BitcodeOwned,
+    BitcodeOwned {
+        name: "bitcode", slug: "bitcode_owned", color: "#e377c2",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**bitcode** 0.6 (derived `Encode`/`Decode`; `Buffer::encode` and \
+                `Buffer::decode` on a reused `bitcode::Buffer`, one per thread, as bitcode \
+                advises; its serialize ends with the bytes in that buffer, where its API puts \
+                them, as the others' end in the reused `Vec<u8>`)",
+        codec: |e| BitcodeCodec,
+    }
     /// rkyv 0.8 into the owned types: validated access, then `rkyv::deserialize`
     /// (`rkyv::from_bytes`).
-    RkyvOwned,
+    RkyvOwned {
+        name: "rkyv", slug: "rkyv_owned", color: "#393b79",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**rkyv** 0.8 (the archive written into the reused `Vec<u8>` by `to_bytes_in`; \
+                deserialize is `rkyv::from_bytes`: bytecheck validation, then \
+                `rkyv::deserialize` into the owned type)",
+        codec: |e| RkyvCodec,
+    }
+    /// serde_json.
+    Json {
+        name: "serde_json", slug: "serde_json", color: "#bcbd22",
+        sections: [main], informative: false, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**serde_json**",
+        codec: |e| JsonCodec,
+    }
     /// rkyv 0.8 validated access only (`rkyv::access`), an informative row of the main tables:
     /// it builds no owned value, so it is not compared with the decoders that do. The same
     /// operation as [`Peer::Rkyv`] of the borrowed-decoding section, on the main datasets.
-    RkyvAccess,
-    /// fury-rs same-schema, decoding into the borrowed mirrors (borrowed-decoding section).
-    FuryRsBorrowed,
-    /// fury-rs compatible, decoding into the borrowed mirrors (borrowed-decoding section).
-    FuryRsCompatibleBorrowed,
-    /// fury-rs compatible, decoding into a dynamic `fury::ValueRef` with no type registered
-    /// (borrowed-decoding section).
-    FuryRsValueRef,
+    RkyvAccess {
+        name: "rkyv access", slug: "rkyv_access", color: "#9c9ede",
+        sections: [main], informative: true, fury_rs: false,
+        counterpart: FuryRs,
+        about: "**rkyv access** (informative) is `rkyv::access` alone, the validated access to \
+                the archive: it builds no owned value, so it is not set in bold, left out of the \
+                geometric means, the worst ratios and the chart, and only deserialize is timed \
+                (its serialize is rkyv's).",
+        owned: |e, d, p, v| rkyv_access_case(d, v),
+    }
     /// postcard 1 into the serde borrowed mirrors (borrowed-decoding section).
-    Postcard,
+    Postcard {
+        name: "postcard borrowed", slug: "postcard", color: "#17becf",
+        sections: [borrowed], informative: false, fury_rs: false,
+        counterpart: FuryRsBorrowed,
+        about: "",
+        borrowed: |e, d, p, v| crate::borrowed::postcard_case(d, v),
+    }
     /// bitcode 0.6 into the borrowed mirrors (borrowed-decoding section).
-    Bitcode,
+    Bitcode {
+        name: "bitcode borrowed", slug: "bitcode", color: "#e377c2",
+        sections: [borrowed], informative: false, fury_rs: false,
+        counterpart: FuryRsBorrowed,
+        about: "",
+        borrowed: |e, d, p, v| crate::borrowed::bitcode_case(d, v),
+    }
     /// rkyv 0.8 validated access (`rkyv::access`; borrowed-decoding section).
-    Rkyv,
+    Rkyv {
+        name: "rkyv validated access", slug: "rkyv", color: "#393b79",
+        sections: [borrowed], informative: false, fury_rs: false,
+        counterpart: FuryRsBorrowed,
+        about: "",
+        borrowed: |e, d, p, v| crate::borrowed::rkyv_case(d, v),
+    }
+}
+
+/// One row of the peer table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PeerRow {
+    /// The peer.
+    pub peer: Peer,
+    /// Short display name.
+    pub name: &'static str,
+    /// A name usable in criterion ids, file names and `probe`'s `ROW`. The borrowed-decoding
+    /// section's postcard, bitcode and rkyv rows came first and keep the bare names; the main
+    /// tables' rows of the same libraries are `*_owned` and `rkyv_access`.
+    pub slug: &'static str,
+    /// Bar color in the charts (the owned and borrowed rows of one library share theirs).
+    pub color: &'static str,
+    /// The sections the row is in.
+    pub sections: Sections,
+    /// An informative row of the main tables: it does not build the owned value, so it is left
+    /// out of the fastest-in-bold marks, the geometric means, the worst ratios and the chart.
+    pub informative: bool,
+    /// A fury-rs row: left out of the worst fury-rs/peer ratios.
+    pub fury_rs: bool,
+    /// The fury-rs row this one is compared with in the `fury-rs/peer` columns (itself for the
+    /// rows the others are compared with).
+    pub counterpart: Peer,
+    /// Its part of the report's list of peers (markdown; empty when another row's covers it;
+    /// an informative row's is a sentence of its own, after the list).
+    pub about: &'static str,
+}
+
+/// The sections a peer is in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sections {
+    /// The main tables, the chart and the criterion `datasets` bench ([`Peer::ALL`]).
+    pub main: bool,
+    /// The borrowed-decoding section ([`Peer::BORROWED`]).
+    pub borrowed: bool,
+    /// The thread table ([`Peer::THREADS`]; the row needs a `codec`).
+    pub threads: bool,
+}
+
+impl Sections {
+    /// In no section (what a row's list of sections starts from).
+    const NONE: Sections = Sections {
+        main: false,
+        borrowed: false,
+        threads: false,
+    };
 }
 
 impl Peer {
-    /// All peers of the main tables, in table order (the informative rows last).
-    pub const ALL: [Peer; 13] = [
-        Peer::FuryRs,
-        Peer::FuryRsCompatible,
-        Peer::FuryRsRef,
-        Peer::Fory,
-        Peer::ForyCompatible,
-        Peer::Prost,
-        Peer::MessagePack,
-        Peer::Bincode,
-        Peer::PostcardOwned,
-        Peer::BitcodeOwned,
-        Peer::RkyvOwned,
-        Peer::Json,
-        Peer::RkyvAccess,
-    ];
+    /// The peers of the main tables, in table order (the informative rows last).
+    pub const ALL: [Peer; count(IN_MAIN)] = select(ORDER, IN_MAIN, Peer::FuryRs);
 
     /// The rows of the borrowed-decoding section, in table order.
-    pub const BORROWED: [Peer; 9] = [
-        Peer::FuryRs,
-        Peer::FuryRsBorrowed,
-        Peer::FuryRsCompatible,
-        Peer::FuryRsCompatibleBorrowed,
-        Peer::FuryRsValueRef,
-        Peer::Fory,
-        Peer::Postcard,
-        Peer::Bitcode,
-        Peer::Rkyv,
-    ];
+    pub const BORROWED: [Peer; count(IN_BORROWED)] = select(ORDER, IN_BORROWED, Peer::FuryRs);
+
+    /// The peers of the thread table: fury-rs, the official crate, and bincode (stateless) as
+    /// the machine's own scaling baseline.
+    pub const THREADS: [Peer; count(IN_THREADS)] = select(ORDER, IN_THREADS, Peer::FuryRs);
+
+    /// The peer's row of the table.
+    pub const fn row(self) -> &'static PeerRow {
+        &PEERS[self as usize]
+    }
 
     /// Short display name.
     pub fn name(self) -> &'static str {
-        match self {
-            Peer::FuryRs => "fury-rs",
-            Peer::FuryRsCompatible => "fury-rs compat",
-            Peer::FuryRsRef => "fury-rs ref",
-            Peer::Fory => "fory 1.7.7",
-            Peer::ForyCompatible => "fory 1.7.7 compat",
-            Peer::Prost => "prost",
-            Peer::MessagePack => "rmp-serde",
-            Peer::Bincode => "bincode",
-            Peer::Json => "serde_json",
-            Peer::PostcardOwned => "postcard",
-            Peer::BitcodeOwned => "bitcode",
-            Peer::RkyvOwned => "rkyv",
-            Peer::RkyvAccess => "rkyv access",
-            Peer::FuryRsBorrowed => "fury-rs borrowed",
-            Peer::FuryRsCompatibleBorrowed => "fury-rs compat borrowed",
-            Peer::FuryRsValueRef => "fury-rs ValueRef (borrowed dynamic)",
-            Peer::Postcard => "postcard borrowed",
-            Peer::Bitcode => "bitcode borrowed",
-            Peer::Rkyv => "rkyv validated access",
-        }
+        self.row().name
     }
 
-    /// A name usable in criterion ids and file names. The borrowed-decoding section's
-    /// postcard, bitcode and rkyv rows came first and keep the bare names; the main tables'
-    /// rows of the same libraries are `*_owned` and `rkyv_access`.
+    /// A name usable in criterion ids and file names ([`PeerRow::slug`]).
     pub fn slug(self) -> &'static str {
-        match self {
-            Peer::FuryRs => "fury_rs",
-            Peer::FuryRsCompatible => "fury_rs_compatible",
-            Peer::FuryRsRef => "fury_rs_ref",
-            Peer::Fory => "fory",
-            Peer::ForyCompatible => "fory_compatible",
-            Peer::Prost => "prost",
-            Peer::MessagePack => "rmp_serde",
-            Peer::Bincode => "bincode",
-            Peer::Json => "serde_json",
-            Peer::PostcardOwned => "postcard_owned",
-            Peer::BitcodeOwned => "bitcode_owned",
-            Peer::RkyvOwned => "rkyv_owned",
-            Peer::RkyvAccess => "rkyv_access",
-            Peer::FuryRsBorrowed => "fury_rs_borrowed",
-            Peer::FuryRsCompatibleBorrowed => "fury_rs_compatible_borrowed",
-            Peer::FuryRsValueRef => "fury_rs_value_ref",
-            Peer::Postcard => "postcard",
-            Peer::Bitcode => "bitcode",
-            Peer::Rkyv => "rkyv",
-        }
+        self.row().slug
     }
 
-    /// An informative row of the main tables: it does not build the owned value, so it is
-    /// left out of the fastest-in-bold marks, the geometric means, the worst ratios and the
-    /// chart.
+    /// Bar color in the charts.
+    pub fn color(self) -> &'static str {
+        self.row().color
+    }
+
+    /// An informative row of the main tables ([`PeerRow::informative`]).
     pub fn informative(self) -> bool {
-        self == Peer::RkyvAccess
+        self.row().informative
     }
 
     /// The fury-rs mode this peer is compared with in the `fury-rs/peer` column.
     pub fn fury_counterpart(self) -> Peer {
-        match self {
-            Peer::ForyCompatible | Peer::FuryRsCompatible => Peer::FuryRsCompatible,
-            Peer::FuryRsCompatibleBorrowed => Peer::FuryRsCompatibleBorrowed,
-            Peer::FuryRsValueRef => Peer::FuryRsValueRef,
-            Peer::FuryRsBorrowed | Peer::Postcard | Peer::Bitcode | Peer::Rkyv => {
-                Peer::FuryRsBorrowed
-            }
-            _ => Peer::FuryRs,
-        }
+        self.row().counterpart
     }
 }
 
@@ -184,46 +323,6 @@ impl Op {
             Op::Deserialize => "deserialize",
         }
     }
-}
-
-/// What every dataset type implements: the fury-rs, fory, serde, bitcode, rkyv and prost
-/// traits.
-pub trait Dataset:
-    fury::FuryObject
-    + fury::DeserializeOwned
-    + fory::Serializer<Target = Self>
-    + serde::Serialize
-    + serde::de::DeserializeOwned
-    + bitcode::Encode
-    + bitcode::DecodeOwned
-    + Rkyv
-    + Mirror
-    + Clone
-    + PartialEq
-    + Debug
-    + Send
-    + Sync
-    + 'static
-{
-}
-
-impl<T> Dataset for T where
-    T: fury::FuryObject
-        + fury::DeserializeOwned
-        + fory::Serializer<Target = Self>
-        + serde::Serialize
-        + serde::de::DeserializeOwned
-        + bitcode::Encode
-        + bitcode::DecodeOwned
-        + Rkyv
-        + Mirror
-        + Clone
-        + PartialEq
-        + Debug
-        + Send
-        + Sync
-        + 'static
-{
 }
 
 /// rkyv's high-level serializer writing into a borrowed `Vec<u8>` (the serializers'
@@ -310,6 +409,15 @@ pub trait Codec<T: Dataset>: Send + Sync + 'static {
     type Error: std::fmt::Display + std::fmt::Debug;
     /// Decodes `bytes`, which hold exactly one value.
     fn decode(&self, bytes: &[u8]) -> Result<Self::Wire, Self::Error>;
+}
+
+/// What is done with a peer's codec, whichever it is ([`with_codec`]): the codec types differ,
+/// so the work is a generic method.
+pub trait WithCodec<T: Dataset> {
+    /// What the work gives.
+    type Out;
+    /// Does the work with `codec`.
+    fn with<C: Codec<T>>(self, codec: C) -> Self::Out;
 }
 
 /// fury-rs.
@@ -584,65 +692,45 @@ pub fn type_id_of<T: fury::FuryObject>() -> u32 {
     }
 }
 
-macro_rules! for_each_type {
-    ($m:ident) => {
-        $m!(
-            NumericStruct,
-            NumericStructList,
-            Sample,
-            SampleList,
-            Player,
-            Size,
-            Media,
-            Image,
-            MediaContent,
-            MediaContentList,
-            SkillCategory,
-            HarmDto,
-            SkillFire,
-            Group,
-            User,
-            Customer,
-            CustomerList,
-            UserModel,
-            UserModelList,
-            LogEntry,
-            LogList,
-            Vec3,
-            Triangle,
-            Mesh,
-            EntityKind,
-            Entity,
-            GameState
-        )
-    };
-}
-
 /// A fury-rs instance with every dataset type registered (by the ids of their attributes).
 pub fn fury_rs(compatible: bool, ref_tracking: bool) -> fury::Fury {
-    let mut fury = fury::Fury::builder()
-        .compatible(compatible)
-        .ref_tracking(ref_tracking)
-        .build();
-    macro_rules! reg {
-        ($($t:ty),*) => { $( fury.register::<$t>().expect(stringify!($t)); )* };
+    struct Register(fury::Fury);
+    impl TypeVisitor for Register {
+        fn visit<T: DatasetType>(&mut self) {
+            self.0
+                .register::<T>()
+                .unwrap_or_else(|e| panic!("{}: {e}", std::any::type_name::<T>()));
+        }
     }
-    for_each_type!(reg);
-    fury
+    let mut r = Register(
+        fury::Fury::builder()
+            .compatible(compatible)
+            .ref_tracking(ref_tracking)
+            .build(),
+    );
+    visit_types(&mut r);
+    r.0
 }
 
 /// An official `fory` instance (xlang) with every dataset type registered under the same ids
 /// as in fury-rs.
 pub fn fory(compatible: bool) -> fory::Fory {
-    let mut fory = fory::Fory::builder()
-        .xlang(true)
-        .compatible(compatible)
-        .build();
-    macro_rules! reg {
-        ($($t:ty),*) => { $( fory.register::<$t>(type_id_of::<$t>()).expect(stringify!($t)); )* };
+    struct Register(fory::Fory);
+    impl TypeVisitor for Register {
+        fn visit<T: DatasetType>(&mut self) {
+            self.0
+                .register::<T>(type_id_of::<T>())
+                .unwrap_or_else(|e| panic!("{}: {e}", std::any::type_name::<T>()));
+        }
     }
-    for_each_type!(reg);
-    fory
+    let mut r = Register(
+        fory::Fory::builder()
+            .xlang(true)
+            .compatible(compatible)
+            .build(),
+    );
+    visit_types(&mut r);
+    r.0
 }
 
 /// The registered instances shared by every case.
@@ -832,90 +920,6 @@ fn rkyv_access_case<T: Dataset>(dataset: &'static str, value: &T) -> Case {
     }
 }
 
-/// The case for one dataset value and one peer.
-pub fn case_for<T: Dataset>(
-    engines: &Engines,
-    dataset: &'static str,
-    peer: Peer,
-    value: &T,
-) -> Case {
-    match peer {
-        Peer::FuryRs => case(dataset, peer, FuryRsCodec(engines.fury.clone()), value),
-        Peer::FuryRsCompatible => case(
-            dataset,
-            peer,
-            FuryRsCodec(engines.fury_compatible.clone()),
-            value,
-        ),
-        Peer::FuryRsRef => case(dataset, peer, FuryRsCodec(engines.fury_ref.clone()), value),
-        Peer::Fory => case(dataset, peer, ForyCodec(engines.fory.clone()), value),
-        Peer::ForyCompatible => case(
-            dataset,
-            peer,
-            ForyCodec(engines.fory_compatible.clone()),
-            value,
-        ),
-        Peer::Prost => case(dataset, peer, ProstCodec, value),
-        Peer::MessagePack => case(dataset, peer, MsgPackCodec, value),
-        Peer::Bincode => case(dataset, peer, BincodeCodec, value),
-        Peer::Json => case(dataset, peer, JsonCodec, value),
-        Peer::PostcardOwned => case(dataset, peer, PostcardCodec, value),
-        Peer::BitcodeOwned => case(dataset, peer, BitcodeCodec, value),
-        Peer::RkyvOwned => case(dataset, peer, RkyvCodec, value),
-        Peer::RkyvAccess => rkyv_access_case(dataset, value),
-        Peer::FuryRsBorrowed
-        | Peer::FuryRsCompatibleBorrowed
-        | Peer::FuryRsValueRef
-        | Peer::Postcard
-        | Peer::Bitcode
-        | Peer::Rkyv => crate::borrowed::unsupported(dataset, peer),
-    }
-}
-
-/// Dataset names, in table order.
-pub const DATASETS: [&str; 15] = [
-    "NumericStruct",
-    "Sample",
-    "MediaContent",
-    "NumericStructList",
-    "SampleList",
-    "MediaContentList",
-    "SkillFire",
-    "User",
-    "CustomerList",
-    "UserModelList0",
-    "UserModelList1",
-    "UserModelList10",
-    "UserModelList100",
-    "Geometry",
-    "GameState",
-];
-
-/// Calls `f` with each dataset's name and value (a generic visitor, since the types differ).
-pub trait Visit {
-    /// Called once per dataset.
-    fn visit<T: Dataset>(&mut self, name: &'static str, value: &T);
-}
-
-/// Runs `v` over every dataset, in [`DATASETS`] order.
-pub fn visit_datasets(v: &mut impl Visit) {
-    v.visit(DATASETS[0], &values::numeric_struct(0));
-    v.visit(DATASETS[1], &values::sample(0));
-    v.visit(DATASETS[2], &values::media_content(0));
-    v.visit(DATASETS[3], &values::numeric_struct_list());
-    v.visit(DATASETS[4], &values::sample_list());
-    v.visit(DATASETS[5], &values::media_content_list());
-    v.visit(DATASETS[6], &values::skill_fire());
-    v.visit(DATASETS[7], &values::user());
-    v.visit(DATASETS[8], &values::customer_list());
-    v.visit(DATASETS[9], &values::user_model_list(0));
-    v.visit(DATASETS[10], &values::user_model_list(1));
-    v.visit(DATASETS[11], &values::user_model_list(10));
-    v.visit(DATASETS[12], &values::user_model_list(100));
-    v.visit(DATASETS[13], &values::mesh(values::TRIANGLES));
-    v.visit(DATASETS[14], &values::game_state(values::ENTITIES));
-}
-
 /// Every case: each dataset with each of `peers`.
 pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
     struct Collect<'a> {
@@ -923,7 +927,7 @@ pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
         peers: &'a [Peer],
         out: Vec<Case>,
     }
-    impl Visit for Collect<'_> {
+    impl crate::datasets::Visit for Collect<'_> {
         fn visit<T: Dataset>(&mut self, name: &'static str, value: &T) {
             for &p in self.peers {
                 self.out.push(case_for(self.engines, name, p, value));
@@ -935,6 +939,213 @@ pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
         peers,
         out: Vec::new(),
     };
-    visit_datasets(&mut c);
+    crate::datasets::visit_datasets(&mut c);
     c.out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The table's macro
+// ---------------------------------------------------------------------------------------------
+
+/// The peer table: makes [`Peer`] (one variant per row, in table order), [`PEERS`] (the rows),
+/// [`case_for`] and [`borrowed_case`] (each row's cases) and [`with_codec`] (each `codec` row's
+/// codec).
+macro_rules! peer_table {
+    ($(
+        $(#[$doc:meta])*
+        $peer:ident {
+            name: $name:literal,
+            slug: $slug:literal,
+            color: $color:literal,
+            sections: [$($section:ident),* $(,)?],
+            informative: $informative:literal,
+            fury_rs: $fury_rs:literal,
+            counterpart: $counterpart:ident,
+            about: $about:literal,
+            $kind:ident: |$($arg:ident),*| $build:expr,
+        }
+    )*) => {
+        /// Every serializer in the comparison: the rows of [`PEERS`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Peer {
+            $($(#[$doc])* $peer,)*
+        }
+
+        /// The peer table, one row per [`Peer`], in the same order.
+        pub const PEERS: &[PeerRow] = &[$(
+            PeerRow {
+                peer: Peer::$peer,
+                name: $name,
+                slug: $slug,
+                color: $color,
+                sections: peer_sections!($($section),*),
+                informative: $informative,
+                fury_rs: $fury_rs,
+                counterpart: Peer::$counterpart,
+                about: $about,
+            },
+        )*];
+
+        /// The peers, in table order.
+        const ORDER: &[Peer] = &[$(Peer::$peer),*];
+
+        /// Which rows are in each section.
+        const IN_MAIN: &[bool] = &[$(peer_sections!($($section),*).main),*];
+        const IN_BORROWED: &[bool] = &[$(peer_sections!($($section),*).borrowed),*];
+        const IN_THREADS: &[bool] = &[$(peer_sections!($($section),*).threads),*];
+
+        /// The case of the main tables for one dataset value and one peer (a row of the
+        /// borrowed-decoding section only gives a case that fails its round trip).
+        pub fn case_for<T: Dataset>(
+            engines: &Engines,
+            dataset: &'static str,
+            peer: Peer,
+            value: &T,
+        ) -> Case {
+            match peer {
+                $(Peer::$peer => {
+                    peer_build!(main $kind |$($arg),*| $build; engines, dataset, peer, value)
+                })*
+            }
+        }
+
+        /// The case of the borrowed-decoding section for one dataset value and one row (the
+        /// main tables' case for a row that is not one of the section's own).
+        pub fn borrowed_case<T: Borrowed>(
+            engines: &BorrowedEngines,
+            dataset: &'static str,
+            peer: Peer,
+            value: &T,
+        ) -> Case {
+            match peer {
+                $(Peer::$peer => {
+                    peer_build!(borrowed $kind |$($arg),*| $build; engines, dataset, peer, value)
+                })*
+            }
+        }
+
+        /// Hands `w` the codec of `peer` (`Err(w)` for a row without one).
+        pub fn with_codec<T: Dataset, W: WithCodec<T>>(
+            engines: &Engines,
+            peer: Peer,
+            w: W,
+        ) -> Result<W::Out, W> {
+            match peer {
+                $(Peer::$peer => peer_build!(codec $kind |$($arg),*| $build; engines, w),)*
+            }
+        }
+    };
+}
+use peer_table;
+
+/// The sections of a row.
+macro_rules! peer_sections {
+    ($($section:ident),*) => {{
+        let mut sections = Sections::NONE;
+        $(sections.$section = true;)*
+        sections
+    }};
+}
+use peer_sections;
+
+/// One row's builder in one of the functions `peer_table!` makes.
+macro_rules! peer_build {
+    // `case_for`.
+    (main codec |$e:ident| $make:expr; $en:ident, $d:ident, $p:ident, $v:ident) => {{
+        #[allow(unused_variables)]
+        let $e: &Engines = $en;
+        case($d, $p, $make, $v)
+    }};
+    (main owned |$e:ident, $dd:ident, $pp:ident, $vv:ident| $body:expr;
+     $en:ident, $d:ident, $p:ident, $v:ident) => {{
+        #[allow(unused_variables)]
+        let ($e, $dd, $pp, $vv): (&Engines, &'static str, Peer, &T) = ($en, $d, $p, $v);
+        $body
+    }};
+    (main borrowed |$($a:ident),*| $body:expr; $en:ident, $d:ident, $p:ident, $v:ident) => {
+        crate::borrowed::unsupported($d, $p)
+    };
+    // `borrowed_case`.
+    (borrowed borrowed |$e:ident, $dd:ident, $pp:ident, $vv:ident| $body:expr;
+     $en:ident, $d:ident, $p:ident, $v:ident) => {{
+        #[allow(unused_variables)]
+        let ($e, $dd, $pp, $vv): (&BorrowedEngines, &'static str, Peer, &T) = ($en, $d, $p, $v);
+        $body
+    }};
+    (borrowed $kind:ident |$($a:ident),*| $body:expr; $en:ident, $d:ident, $p:ident, $v:ident) => {
+        case_for(&$en.owned, $d, $p, $v)
+    };
+    // `with_codec`.
+    (codec codec |$e:ident| $make:expr; $en:ident, $w:ident) => {{
+        #[allow(unused_variables)]
+        let $e: &Engines = $en;
+        Ok($w.with($make))
+    }};
+    (codec $kind:ident |$($a:ident),*| $body:expr; $en:ident, $w:ident) => {
+        Err($w)
+    };
+}
+use peer_build;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_in_variant_order() {
+        for (i, row) in PEERS.iter().enumerate() {
+            assert_eq!(row.peer as usize, i, "{:?}", row.peer);
+            assert_eq!(row.peer.row(), row);
+        }
+    }
+
+    #[test]
+    fn the_sections_follow_the_table() {
+        assert_eq!(Peer::ALL.len(), 13);
+        assert_eq!(Peer::ALL[0], Peer::FuryRs);
+        assert_eq!(Peer::ALL[12], Peer::RkyvAccess);
+        assert!(Peer::ALL.iter().all(|p| p.row().sections.main));
+        assert_eq!(
+            Peer::BORROWED,
+            [
+                Peer::FuryRs,
+                Peer::FuryRsBorrowed,
+                Peer::FuryRsCompatible,
+                Peer::FuryRsCompatibleBorrowed,
+                Peer::FuryRsValueRef,
+                Peer::Fory,
+                Peer::Postcard,
+                Peer::Bitcode,
+                Peer::Rkyv,
+            ]
+        );
+        assert_eq!(Peer::THREADS, [Peer::FuryRs, Peer::Fory, Peer::Bincode]);
+    }
+
+    #[test]
+    fn names_and_slugs_are_unique() {
+        for (i, a) in PEERS.iter().enumerate() {
+            for b in &PEERS[..i] {
+                assert_ne!(a.name, b.name);
+                assert_ne!(a.slug, b.slug);
+            }
+        }
+    }
+
+    #[test]
+    fn every_thread_peer_has_a_codec() {
+        struct Name;
+        impl<T: Dataset> WithCodec<T> for Name {
+            type Out = ();
+            fn with<C: Codec<T>>(self, _: C) {}
+        }
+        let engines = Engines::new();
+        for p in Peer::THREADS {
+            assert!(
+                with_codec::<crate::data::User, _>(&engines, p, Name).is_ok(),
+                "{p:?}"
+            );
+        }
+        assert!(with_codec::<crate::data::User, _>(&engines, Peer::RkyvAccess, Name).is_err());
+    }
 }

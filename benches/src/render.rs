@@ -1,9 +1,10 @@
 //! The report: markdown tables and a hand-written SVG bar chart.
 
-use crate::borrowed::{BorrowedSection, BORROWED_DATASETS, OOB_LOOPS};
+use crate::borrowed::{BorrowedSection, OOB_LOOPS};
+use crate::datasets::{BORROWED_DATASETS, DATASETS};
 use crate::interop::InteropRow;
 use crate::measure::{Measured, Settings};
-use crate::peers::{Op, Peer, DATASETS};
+use crate::peers::{Op, Peer};
 use crate::threads::ThreadRow;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -67,16 +68,15 @@ impl Report {
     }
 
     /// The (dataset, op, peer, fury-rs/peer) with the lowest ratios, non-fury-rs peers only
-    /// (and no informative row: rkyv's access builds no value).
+    /// (and no informative row: rkyv's access builds no value). The table's `fury_rs` and
+    /// `informative` columns say which.
     pub fn worst_ratios(&self, count: usize) -> Vec<(&'static str, Op, Peer, f64)> {
         let idx = self.index();
         let mut v = Vec::new();
         for d in DATASETS {
             for op in Op::ALL {
                 for p in Peer::ALL {
-                    if matches!(p, Peer::FuryRs | Peer::FuryRsCompatible | Peer::FuryRsRef)
-                        || p.informative()
-                    {
+                    if p.row().fury_rs || p.informative() {
                         continue;
                     }
                     if let Some(r) = Self::fury_ratio(&idx, d, p, op) {
@@ -117,25 +117,7 @@ impl Report {
             self.settings.target.as_millis(),
             self.settings.rounds,
         );
-        let _ = writeln!(
-            w,
-            "Peers: **fury-rs** (this repository; same-schema `compatible(false)`, `compat` = \
-             `compatible(true)`, `ref` = `compatible(false).ref_tracking(true)`), **fory 1.7.7** \
-             (the official crate, xlang, same-schema and compatible), **prost** (protobuf), \
-             **rmp-serde** (MessagePack, structs as maps), **bincode** 1.3, **postcard** 1 \
-             (serializing into the reused `Vec<u8>` through a flavor of its own, \
-             `postcard::from_bytes`), **bitcode** 0.6 (derived `Encode`/`Decode`; `Buffer::encode` \
-             and `Buffer::decode` on a reused `bitcode::Buffer`, one per thread, as bitcode advises; \
-             its serialize ends with the bytes in that buffer, where its API puts them, as the \
-             others' end in the reused `Vec<u8>`), **rkyv** 0.8 (the archive written into the \
-             reused `Vec<u8>` by `to_bytes_in`; deserialize is `rkyv::from_bytes`: bytecheck \
-             validation, then `rkyv::deserialize` into the owned type), **serde_json**. Every \
-             peer decodes from a 16-byte aligned copy of its bytes (rkyv requires its archive \
-             aligned). **rkyv access** (informative) is `rkyv::access` alone, the validated \
-             access to the archive: it builds no owned value, so it is not set in bold, left out \
-             of the geometric means, the worst ratios and the chart, and only deserialize is \
-             timed (its serialize is rkyv's).\n"
-        );
+        let _ = writeln!(w, "{}\n", peer_list());
         if let Some(note) = self.load_note() {
             let _ = writeln!(w, "{note}\n");
         }
@@ -197,7 +179,8 @@ impl Report {
         );
         let _ = writeln!(w, "| peer | serialize | deserialize |\n|---|---:|---:|");
         for p in Peer::ALL {
-            if p == Peer::FuryRs || p == Peer::FuryRsCompatible || p.informative() {
+            // The rows the others compare with are 1 against themselves.
+            if p.fury_counterpart() == p || p.informative() {
                 continue;
             }
             let _ = write!(w, "| {} |", p.name());
@@ -850,7 +833,7 @@ impl Report {
                         r#"<rect x="{a:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{} {} {}: {} ns/op, {} vs bincode</title></rect>"#,
                         (b - a).max(0.8),
                         bar - 1.0,
-                        color(*p),
+                        p.color(),
                         esc(d),
                         op.name(),
                         esc(p.name()),
@@ -870,7 +853,7 @@ impl Report {
             let _ = writeln!(
                 w,
                 r#"<rect x="{x:.1}" y="{y:.1}" width="14" height="10" fill="{}"/><text x="{:.1}" y="{:.1}">{}</text>"#,
-                color(*p),
+                p.color(),
                 x + 20.0,
                 y + 9.0,
                 if *p == Peer::Bincode {
@@ -885,38 +868,33 @@ impl Report {
     }
 }
 
+/// The report's paragraph on the peers of the main tables: each row's `about`, the listed ones
+/// first, then what every peer shares, then the informative rows'.
+fn peer_list() -> String {
+    let listed: Vec<&str> = Peer::ALL
+        .iter()
+        .filter(|p| !p.informative())
+        .map(|p| p.row().about)
+        .filter(|a| !a.is_empty())
+        .collect();
+    let mut s = format!(
+        "Peers: {}. Every peer decodes from a 16-byte aligned copy of its bytes (rkyv requires \
+         its archive aligned).",
+        listed.join(", ")
+    );
+    for p in Peer::ALL.iter().filter(|p| p.informative()) {
+        s.push(' ');
+        s.push_str(p.row().about);
+    }
+    s
+}
+
 /// A main-table column or row name: the peer's name, marked when the row is informative.
 fn column(p: Peer) -> String {
     if p.informative() {
         format!("{} (informative)", p.name())
     } else {
         p.name().to_string()
-    }
-}
-
-/// Bar color of a peer.
-pub fn color(p: Peer) -> &'static str {
-    match p {
-        Peer::FuryRs => "#d62728",
-        Peer::FuryRsCompatible => "#ff9896",
-        Peer::FuryRsRef => "#8c564b",
-        Peer::Fory => "#1f77b4",
-        Peer::ForyCompatible => "#9ecae1",
-        Peer::Prost => "#2ca02c",
-        Peer::MessagePack => "#9467bd",
-        Peer::Bincode => "#7f7f7f",
-        Peer::Json => "#bcbd22",
-        // The owned rows of postcard, bitcode and rkyv share their borrowed rows' colors.
-        Peer::PostcardOwned => "#17becf",
-        Peer::BitcodeOwned => "#e377c2",
-        Peer::RkyvOwned => "#393b79",
-        Peer::RkyvAccess => "#9c9ede",
-        Peer::FuryRsBorrowed => "#ff7f0e",
-        Peer::FuryRsCompatibleBorrowed => "#ffbb78",
-        Peer::FuryRsValueRef => "#c49c94",
-        Peer::Postcard => "#17becf",
-        Peer::Bitcode => "#e377c2",
-        Peer::Rkyv => "#393b79",
     }
 }
 

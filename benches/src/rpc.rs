@@ -63,10 +63,11 @@ impl Codec {
         }
     }
 
-    /// Bar color in the chart: the main report's color of the same peer.
+    /// Bar color in the chart: the main report's color of the same peer (its row of
+    /// the peer table).
     pub fn color(self) -> &'static str {
         use crate::peers::Peer;
-        crate::render::color(match self {
+        let peer = match self {
             Codec::FurySame => Peer::FuryRs,
             Codec::FuryCompat => Peer::FuryRsCompatible,
             // The shared-meta form has no main-report row; the darker red of the ref row.
@@ -75,7 +76,8 @@ impl Codec {
             Codec::Json => Peer::Json,
             Codec::Prost => Peer::Prost,
             Codec::Rmp => Peer::MessagePack,
-        })
+        };
+        peer.color()
     }
 }
 

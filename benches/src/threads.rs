@@ -1,20 +1,12 @@
 //! Multi-thread throughput: 1 and 2 threads sharing one registered instance (`&Fury` across
 //! `std::thread::scope`), each thread with its own output buffer.
 
+use crate::datasets::{Visit, THREAD_DATASETS};
 use crate::measure::{median, Rng, Settings};
-use crate::peers::{
-    BincodeCodec, Codec, Dataset, Engines, ForyCodec, FuryRsCodec, Op, Peer, Visit,
-};
+use crate::peers::{with_codec, Codec, Dataset, Engines, Op, Peer, WithCodec};
 use std::hint::black_box;
 use std::sync::Barrier;
 use std::time::{Duration, Instant};
-
-/// The datasets measured with threads.
-pub const THREAD_DATASETS: [&str; 3] = ["MediaContent", "SampleList", "CustomerList"];
-
-/// The peers measured with threads: fury-rs, the official crate, and bincode (stateless) as
-/// the machine's own scaling baseline.
-pub const THREAD_PEERS: [Peer; 3] = [Peer::FuryRs, Peer::Fory, Peer::Bincode];
 
 /// Throughput of one dataset, peer and op with 1 and 2 threads.
 #[derive(Clone, Debug)]
@@ -158,7 +150,22 @@ fn calibrate(u: &Unit, settings: &Settings) -> u64 {
     }
 }
 
-/// Runs the thread benchmark over [`THREAD_DATASETS`] and [`THREAD_PEERS`]: every unit is
+/// [`unit`] for [`with_codec`].
+struct MakeUnit<'a, T> {
+    dataset: &'static str,
+    peer: Peer,
+    value: &'a T,
+    op: Op,
+}
+
+impl<T: Dataset> WithCodec<T> for MakeUnit<'_, T> {
+    type Out = Unit;
+    fn with<C: Codec<T>>(self, codec: C) -> Unit {
+        unit(self.dataset, self.peer, codec, self.value, self.op)
+    }
+}
+
+/// Runs the thread benchmark over [`THREAD_DATASETS`] and [`Peer::THREADS`]: every unit is
 /// calibrated, then each of up to 5 rounds runs every unit (in a shuffled order) with 1 and
 /// with 2 threads, so a neighbour's load spreads over all rows.
 pub fn thread_rows(engines: &Engines, settings: &Settings) -> Vec<ThreadRow> {
@@ -172,20 +179,15 @@ pub fn thread_rows(engines: &Engines, settings: &Settings) -> Vec<ThreadRow> {
                 return;
             }
             for op in Op::ALL {
-                for peer in THREAD_PEERS {
-                    let u = match peer {
-                        Peer::FuryRs => unit(
-                            name,
-                            peer,
-                            FuryRsCodec(self.engines.fury.clone()),
-                            value,
-                            op,
-                        ),
-                        Peer::Fory => {
-                            unit(name, peer, ForyCodec(self.engines.fory.clone()), value, op)
-                        }
-                        _ => unit(name, peer, BincodeCodec, value, op),
+                for peer in Peer::THREADS {
+                    let make = MakeUnit {
+                        dataset: name,
+                        peer,
+                        value,
+                        op,
                     };
+                    let u = with_codec(self.engines, peer, make)
+                        .unwrap_or_else(|_| panic!("{peer:?}: a thread row without a codec"));
                     self.out.push(u);
                 }
             }
@@ -195,7 +197,7 @@ pub fn thread_rows(engines: &Engines, settings: &Settings) -> Vec<ThreadRow> {
         engines,
         out: Vec::new(),
     };
-    crate::peers::visit_datasets(&mut v);
+    crate::datasets::visit_datasets(&mut v);
     let units = v.out;
     let iters: Vec<u64> = units
         .iter()

@@ -2,11 +2,12 @@
 //! every peer round-trips every dataset, the loops run, two threads sharing one instance get
 //! the same results, and the report renders.
 
+use fury_benches::datasets::{DATASETS, THREAD_DATASETS};
 use fury_benches::interop::interop_rows;
 use fury_benches::measure::{measure, Settings};
-use fury_benches::peers::{all_cases, Engines, Op, Peer, DATASETS};
+use fury_benches::peers::{all_cases, Engines, Op, Peer};
 use fury_benches::render::Report;
-use fury_benches::threads::{thread_rows, THREAD_DATASETS, THREAD_PEERS};
+use fury_benches::threads::thread_rows;
 
 #[test]
 fn every_peer_round_trips_every_dataset_and_the_report_renders() {
@@ -41,7 +42,7 @@ fn every_peer_round_trips_every_dataset_and_the_report_renders() {
     let threads = thread_rows(&engines, &settings);
     assert_eq!(
         threads.len(),
-        THREAD_DATASETS.len() * THREAD_PEERS.len() * Op::ALL.len()
+        THREAD_DATASETS.len() * Peer::THREADS.len() * Op::ALL.len()
     );
     for t in &threads {
         assert!(
@@ -76,7 +77,8 @@ fn every_peer_round_trips_every_dataset_and_the_report_renders() {
 
 #[test]
 fn every_borrowed_row_round_trips_and_the_section_renders() {
-    use fury_benches::borrowed::{borrowed_section, BORROWED_DATASETS, OOB_LOOPS, OOB_PAYLOADS};
+    use fury_benches::borrowed::{borrowed_section, OOB_LOOPS, OOB_PAYLOADS};
+    use fury_benches::datasets::BORROWED_DATASETS;
     let engines = Engines::new();
     let settings = Settings::smoke();
     let b = borrowed_section(&engines, &settings, |_| {});
