@@ -32,6 +32,9 @@ export FURY_PYTHON="$(cd "$venv" && pwd)/bin/python"
 # the same features as the tests (a `cargo run -p` would resolve its own and build the crates
 # again), and the incremental caches a single clean run never reuses are not written.
 export CARGO_INCREMENTAL=0
+echo "== the files of fury-rs/src import each other without cycles"
+python3 scripts/module-cycles.py fury-rs/src
+
 echo "== cargo test --workspace"
 cargo test --workspace
 cargo build --quiet --workspace --bins --examples

@@ -1,5 +1,5 @@
 //! Prints the bytes the official `fory` 1.7.7 crate writes for a union, for the comparison in
-//! spec/DISAGREEMENTS.md §44 (the same shapes as conformance/vectors_union).
+//! spec/DISAGREEMENTS.md §44 (the same shapes as conformance/vectors/union).
 
 #[derive(fory::ForyStruct, Debug, Clone, PartialEq, Default)]
 struct Dog {
