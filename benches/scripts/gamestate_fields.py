@@ -11,7 +11,7 @@ pyfory's reader on the official crate's bytes:
     cargo run -q -p fury-benches --example gamestate_fields | python benches/scripts/gamestate_fields.py --read
 
 The Python types are the ones pyfory declares for the Rust fields as fury-rs maps them
-(spec 06 and conformance/gen_rust_mirrors.py): u64 -> UInt64 (VAR_UINT64), u32 -> UInt32
+(spec 06 and conformance/generators/rust_mirrors.py): u64 -> UInt64 (VAR_UINT64), u32 -> UInt32
 (VAR_UINT32), (f32, f32) -> Tuple[Float32, Float32], [u32; 4] -> UInt32Array,
 Vec<bool> -> BoolArray, Vec<u16> -> UInt16Array, Vec<Vec<u16>> -> List[UInt16Array].
 """

@@ -8,7 +8,22 @@ use std::fmt;
 /// Result alias used throughout the crate.
 pub type Result<T> = std::result::Result<T, Error>;
 
-/// What went wrong.
+/// What went wrong: [`Error::kind`]. Match on it to tell bad input from unsupported
+/// features and limits.
+///
+/// ```
+/// use fury::{ErrorKind, Fury};
+///
+/// let fury = Fury::default();
+/// // A 300-byte string announced in a 4-byte stream.
+/// let e = fury.deserialize::<String>(&[0x01, 0xff, 0x15, 0xb0, 0x09]).unwrap_err();
+/// assert!(matches!(e.kind(), ErrorKind::LengthTooLarge { .. } | ErrorKind::UnexpectedEof { .. }));
+///
+/// // A string where an integer is expected.
+/// let bytes = fury.serialize(&"seven").unwrap();
+/// let e = fury.deserialize::<i32>(&bytes).unwrap_err();
+/// assert!(matches!(e.kind(), ErrorKind::TypeMismatch { .. }));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 #[allow(missing_docs)] // field names say what they hold
@@ -58,7 +73,21 @@ pub enum ErrorKind {
     },
 }
 
-/// The error of every fallible operation in this crate.
+/// The error of every fallible operation in this crate: its [`kind`](Error::kind), and for
+/// input that is wrong, the byte [`offset`](Error::offset) where it was detected. Its
+/// `Display` says what was expected, and where.
+///
+/// ```
+/// use fury::Fury;
+///
+/// let fury = Fury::default();
+/// let mut bytes = fury.serialize(&vec![1i64, 2, 3]).unwrap();
+/// bytes.truncate(bytes.len() - 1); // the stream ends inside the last element
+/// let e = fury.deserialize::<Vec<i64>>(&bytes).unwrap_err();
+/// // The array's byte length, at offset 3, promises more bytes than are left.
+/// assert_eq!(e.offset(), Some(3));
+/// assert!(e.to_string().contains("offset"), "{e}");
+/// ```
 ///
 /// It is one pointer wide (the details live on the heap), so a `Result` of a small value
 /// travels in registers and the success path of every read and write stays cheap.

@@ -8,7 +8,21 @@ use crate::serializer::{Deserialize, FuryObject, Serialize};
 use crate::types::header;
 use std::sync::Arc;
 
-/// Builds a [`Fury`]; see [`Fury::builder`].
+/// Builds a [`Fury`]: the mode (compatible or same-schema), reference tracking, integer
+/// encodings and the limits applied to untrusted input. Start from [`Fury::builder`].
+///
+/// ```
+/// use fury::Fury;
+///
+/// let fury = Fury::builder()
+///     .compatible(false) // same-schema: no TypeDefs, a schema hash per struct
+///     .ref_tracking(true) // shared and cyclic Rc/Arc graphs
+///     .max_depth(64) // nesting limit for reading and writing
+///     .max_alloc(16 << 20) // at most 16 MiB allocated by one decode
+///     .build();
+/// assert!(!fury.config().compatible());
+/// assert_eq!(fury.config().max_depth(), 64);
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct FuryBuilder {
     config: Config,

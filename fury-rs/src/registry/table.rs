@@ -330,7 +330,28 @@ impl Hasher for TypeIdHasher {
 
 type ByType = HashMap<std::any::TypeId, usize, BuildHasherDefault<TypeIdHasher>>;
 
-/// The user types a `Fury` instance knows.
+/// The user types a `Fury` instance knows: [`Fury::registry`](crate::Fury::registry).
+/// Types are registered through the `Fury` (`register`, `register_by_id`,
+/// `register_by_name`); the registry answers which type has which identity.
+///
+/// ```
+/// use fury::registry::Registration;
+/// use fury::{Fury, FuryObject};
+///
+/// #[derive(FuryObject)]
+/// struct Point {
+///     x: i32,
+///     y: i32,
+/// }
+///
+/// let mut fury = Fury::default();
+/// fury.register_by_id::<Point>(100)?;
+/// let entry = fury.registry().entry::<Point>()?;
+/// assert_eq!(entry.registration, Registration::Id(100));
+/// assert_eq!(entry.describe(), "id 100");
+/// assert!(fury.registry().at(entry.index()).is_some());
+/// # Ok::<(), fury::Error>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     ref_tracking: bool,
