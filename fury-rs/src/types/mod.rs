@@ -173,7 +173,6 @@ impl TypeId {
 
     /// Whether a writer gives a value of this kind a reference id when tracking is on: the
     /// kinds the type table marks tracked (containers, binary, time values) and the structs.
-    #[inline]
     pub(crate) fn is_tracked(self) -> bool {
         let row = self.row();
         row.tracked || row.family == table::Family::Struct
@@ -183,12 +182,12 @@ impl TypeId {
     /// mixed types: every kind but the inline ones (bool, the integers, float32/64, string)
     /// and the null, as pyfory writes every object there through its reference table but
     /// Python's `str`, `int`, `bool` and `float` (spec 09 §9.5).
-    #[inline]
     pub(crate) fn is_tracked_among_mixed(self) -> bool {
         use table::Family;
         let inline = match self.row().family {
-            Family::Bool | Family::Int | Family::String | Family::None => true,
+            Family::Bool | Family::Int | Family::String => true,
             Family::Float => matches!(self, TypeId::Float32 | TypeId::Float64),
+            Family::None => true,
             _ => false,
         };
         !inline

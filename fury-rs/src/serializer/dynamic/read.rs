@@ -52,8 +52,10 @@ impl<'de, F: ReadForm<'de>> Deserialize<'de> for DynamicValue<F> {
     }
 
     /// Reads what follows the kind byte of user types: the user id, the names, or the
-    /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`).
-    #[inline]
+    /// meta-share marker and TypeDef of a compatible struct (kept for `read_typed`). Out of
+    /// line, so that the frames of the container readers that recurse through dynamic values
+    /// stay small.
+    #[inline(never)]
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         match id {
             TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
@@ -86,7 +88,7 @@ impl<'de, F: ReadForm<'de>> Deserialize<'de> for DynamicValue<F> {
                 let v = read_struct(ctx, &def)?;
                 // Sibling values that share this type info find it again.
                 ctx.set_current_typedef(key, def);
-                Ok(DynamicValue::Struct(Box::new(v)))
+                Ok(v)
             }
             TypeId::List => Ok(DynamicValue::List(read_elements(ctx)?)),
             TypeId::Set => Ok(DynamicValue::Set(read_elements(ctx)?)),
@@ -186,11 +188,12 @@ impl<'de, F: ReadForm<'de>> Deserialize<'de> for DynamicValue<F> {
     }
 }
 
-/// Reads the body of a compatible struct described by `def`.
+/// Reads the body of a compatible struct described by `def`. Returns the value boxed, so
+/// that the caller's frame, which every level of nesting repeats, holds no struct.
 fn read_struct<'de, F: ReadForm<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     def: &Arc<RemoteTypeDef>,
-) -> Result<DynamicStruct<F>> {
+) -> Result<DynamicValue<F>> {
     if !def.def.is_struct() {
         // Read as a struct, it could not be written back as one.
         return Err(ctx.error(ErrorKind::Invalid {
@@ -210,7 +213,11 @@ fn read_struct<'de, F: ReadForm<'de>>(
         fields.push((name_of(&f.id), v));
     }
     ctx.leave();
-    Ok(DynamicStruct::with_typedef(type_name, fields, def.clone()))
+    Ok(DynamicValue::Struct(Box::new(DynamicStruct::with_typedef(
+        type_name,
+        fields,
+        def.clone(),
+    ))))
 }
 
 /// A back reference to a value the writer gives no id would need more copying than the
@@ -246,7 +253,9 @@ fn too_large_or_skipped(id: u32, at: usize) -> Error {
 /// About how many heap bytes a copy of `v` takes beyond the value itself (the nested values,
 /// and what strings, byte strings and arrays hold), or `None` once that passes `limit`. Sized
 /// as `Value`s for every form, so that a stream's copies are allowed or refused alike
-/// whichever form reads it (and a `ValueRef`'s `to_owned` is bounded like a `Value`).
+/// whichever form reads it (and a `ValueRef`'s `to_owned` is bounded like a `Value`). Out of
+/// line: only back references to values the writer gives no id need it.
+#[inline(never)]
 fn copy_size<F: crate::value::Form>(v: &DynamicValue<F>, limit: usize) -> Option<usize> {
     fn add<F: crate::value::Form>(
         v: &DynamicValue<F>,
