@@ -13,13 +13,14 @@
 #   6. the benchmarks: they compile, and the report's smoke mode checks every peer's round trips;
 #   7. a regeneration of every group's vectors with the pinned pyfory, compared with the
 #      committed files (and of the Rust mirrors of the struct vectors, owned and borrowed).
-# It creates what it needs: a Python virtual environment with pyfory==1.7.7 (in .venv, or in
+# It creates what it needs: a Python virtual environment with pyfory==1.7.7 and the schema
+# compiler fory-compiler==1.7.7 (conformance/requirements.txt; in .venv, or in
 # $FURY_VENV), installed by pip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=${FURY_VENV:-.venv}
-if ! "$venv/bin/python" -c 'import sys, pyfory; sys.exit(pyfory.__version__ != "1.7.7")' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import sys, pyfory, fory_compiler; sys.exit(pyfory.__version__ != "1.7.7")' 2>/dev/null; then
   echo "== creating $venv with pyfory 1.7.7"
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r conformance/requirements.txt

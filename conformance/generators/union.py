@@ -74,7 +74,60 @@ def classes():
         animals: List[Animal] = pyfory.field(id=2, default_factory=list)
         maybe: Optional[Animal] = pyfory.field(id=3, default=None, nullable=True)
 
-    return {"Dog": Dog, "Cat": Cat, "Animal": Animal, "AnimalSerializer": AnimalSerializer, "Zoo": Zoo}
+    # An enum with data of every shape (fury-rs's derive on a Rust enum; spec/10 §10.5): the
+    # variants with several fields carry case structs, registered with ids derived from the
+    # union's (case_struct_id) or, by name, under the union's qualified name.
+    @dataclasses.dataclass
+    class Loc:
+        warehouse: str = ""
+        aisle: pyfory.Int32 = 0
+
+    @dataclasses.dataclass
+    class EventReceived:
+        sku: str = ""
+        qty: pyfory.Int32 = 0
+        at: Loc = None
+
+    @dataclasses.dataclass
+    class EventMoved:
+        origin: Loc = None
+        dest: Loc = None
+
+    @dataclasses.dataclass
+    class EventAdjusted:  # a tuple variant: fields named by position
+        _0: str = ""
+        _1: pyfory.Int32 = 0
+
+    class Event(Union):
+        CASES = {1: EventReceived, 2: EventMoved, 3: EventAdjusted, 4: str, 5: str}
+
+        @classmethod
+        def _from_case_id(cls, case_id, value):
+            return cls(case_id, value)
+
+        def __eq__(self, other):
+            return isinstance(other, Event) and (self.case_id(), self.value()) == (other.case_id(), other.value())
+
+    class EventSerializer(UnionSerializer):
+        def __init__(self, type_resolver):
+            super().__init__(type_resolver, Event, dict(Event.CASES))
+
+    @dataclasses.dataclass
+    class Ledger:
+        events: List[Event] = dataclasses.field(default_factory=list)
+        last: Optional[Event] = pyfory.field(default=None, nullable=True)
+
+    return {"Dog": Dog, "Cat": Cat, "Animal": Animal, "AnimalSerializer": AnimalSerializer, "Zoo": Zoo,
+            "Loc": Loc, "EventReceived": EventReceived, "EventMoved": EventMoved, "EventAdjusted": EventAdjusted,
+            "Event": Event, "EventSerializer": EventSerializer, "Ledger": Ledger}
+
+
+def case_struct_id(union_id, variant):
+    """The user type id of a case struct of the union registered by id ``union_id``: the id
+    foryc 1.7.7 gives a type whose qualified name is "{union_id}.{variant}"."""
+    from fory_compiler.ir.type_id import compute_registered_type_id
+
+    return compute_registered_type_id("{}.{}".format(union_id, variant))
 
 
 def make_fory(settings, c, named=False):
@@ -88,6 +141,17 @@ def make_fory(settings, c, named=False):
     f.register_type(c["Dog"], type_id=301)
     f.register_type(c["Cat"], type_id=302)
     f.register_type(c["Zoo"], type_id=303)
+    f.register_type(c["Loc"], type_id=311)
+    f.register_type(c["Ledger"], type_id=312)
+    serializer = c["EventSerializer"](f.type_resolver)
+    if named:
+        f.register_union(c["Event"], name="inventory.Event", serializer=serializer)
+        for v in ("Received", "Moved", "Adjusted"):
+            f.register_type(c["Event" + v], name="inventory.Event." + v)
+    else:
+        f.register_union(c["Event"], type_id=310, serializer=serializer)
+        for v in ("Received", "Moved", "Adjusted"):
+            f.register_type(c["Event" + v], type_id=case_struct_id(310, v))
     return f
 
 
@@ -106,11 +170,34 @@ TYPES = [
      "fields": [{"name": "star", "schema": "Animal", "tag_id": 1}, {"name": "animals", "schema": "list<Animal>", "tag_id": 2},
                 {"name": "maybe", "schema": "option<Animal>", "tag_id": 3}]},
 ]
-NAMED_REGISTRATION = {"Animal": {"namespace": "demo", "typename": "Animal"}}
+TYPES += [
+    {"name": "Loc", "kind": "struct", "register": {"id": 311},
+     "fields": [{"name": "warehouse", "schema": "string"}, {"name": "aisle", "schema": "varint32"}]},
+    {"name": "Event", "kind": "union", "register": {"id": 310},
+     "cases": [{"name": "received", "id": 1, "schema": "EventReceived"}, {"name": "moved", "id": 2, "schema": "EventMoved"},
+               {"name": "adjusted", "id": 3, "schema": "EventAdjusted"}, {"name": "note", "id": 4, "schema": "string"},
+               {"name": "audited", "id": 5, "schema": "string"}]},
+    {"name": "EventReceived", "kind": "struct", "register": {"id": 3946252467},
+     "fields": [{"name": "sku", "schema": "string"}, {"name": "qty", "schema": "varint32"}, {"name": "at", "schema": "Loc"}]},
+    {"name": "EventMoved", "kind": "struct", "register": {"id": 2281892897},
+     "fields": [{"name": "origin", "schema": "Loc"}, {"name": "dest", "schema": "Loc"}]},
+    {"name": "EventAdjusted", "kind": "struct", "register": {"id": 738060571},
+     "fields": [{"name": "_0", "schema": "string"}, {"name": "_1", "schema": "varint32"}]},
+    {"name": "Ledger", "kind": "struct", "register": {"id": 312},
+     "fields": [{"name": "events", "schema": "list<Event>"}, {"name": "last", "schema": "option<Event>"}]},
+]
+NAMED_REGISTRATION = {"Animal": {"namespace": "demo", "typename": "Animal"},
+                      "Event": {"namespace": "inventory", "typename": "Event"},
+                      "EventReceived": {"namespace": "inventory.Event", "typename": "Received"},
+                      "EventMoved": {"namespace": "inventory.Event", "typename": "Moved"},
+                      "EventAdjusted": {"namespace": "inventory.Event", "typename": "Adjusted"}}
 
 SAME = {"xlang": True, "ref": False, "compatible": False}
 COMPAT = {"xlang": True, "ref": False, "compatible": True}
 REFS = {"xlang": True, "ref": True, "compatible": False}
+
+LEDGER = ('Ledger([Event(1, EventReceived("A-1", 5, Loc("north", 3))), Event(2, EventMoved(Loc("n", 1), Loc("s", 2))), '
+          'Event(3, EventAdjusted("B", 7)), Event(4, "n"), Event(5, None)], Event(3, EventAdjusted("C", -1)))')
 
 # (name, settings, registered by name, root type, python expression)
 CASES = [
@@ -128,6 +215,19 @@ CASES = [
     ("union/compatible/zoo", COMPAT, False, "Zoo",
      'Zoo(Animal(2, Cat("tom", 9)), [Animal(3, "a"), Animal(1, Dog("b", 1)), Animal(4, None)], Animal(3, "m"))'),
     ("union/refs/zoo", REFS, False, "Zoo", 'Zoo(Animal(1, Dog("rex", 3)), [Animal(3, "a")], None)'),
+    # An enum with data of every shape: case structs for the variants with several fields.
+    ("union/same_schema/event/received", SAME, False, "Event", 'Event(1, EventReceived("A-1", 5, Loc("north", 3)))'),
+    ("union/same_schema/event/moved", SAME, False, "Event", 'Event(2, EventMoved(Loc("north", 3), Loc("south", -1)))'),
+    ("union/same_schema/event/adjusted", SAME, False, "Event", 'Event(3, EventAdjusted("A-1", -2))'),
+    ("union/same_schema/event/note", SAME, False, "Event", 'Event(4, "checked")'),
+    ("union/same_schema/event/audited", SAME, False, "Event", "Event(5, None)"),
+    ("union/same_schema/ledger", SAME, False, "Ledger", LEDGER),
+    ("union/same_schema/named_event/moved", SAME, True, "Event", 'Event(2, EventMoved(Loc("n", 1), Loc("s", 2)))'),
+    ("union/same_schema/named_ledger", SAME, True, "Ledger", LEDGER),
+    ("union/compatible/event/received", COMPAT, False, "Event", 'Event(1, EventReceived("A-1", 5, Loc("north", 3)))'),
+    ("union/compatible/event/adjusted", COMPAT, False, "Event", 'Event(3, EventAdjusted("A-1", -2))'),
+    ("union/compatible/ledger", COMPAT, False, "Ledger", LEDGER),
+    ("union/refs/ledger", REFS, False, "Ledger", LEDGER),
 ]
 
 

@@ -71,6 +71,94 @@ enum OnlyDogs {
     Dog(Dog),
 }
 
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 311)]
+struct Loc {
+    warehouse: String,
+    aisle: i32,
+}
+
+/// An enum with data of every shape: the variants with several fields carry case structs
+/// (registered with ids derived from 310, as pyfory's classes are in the generator).
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 310)]
+enum Event {
+    Received { sku: String, qty: i32, at: Loc },
+    Moved { origin: Loc, dest: Loc },
+    Adjusted(String, i32),
+    Note(String),
+    Audited,
+}
+
+/// The same enum registered by name (its case structs by name under `inventory.Event`).
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "inventory", name = "Event")]
+enum NamedEvent {
+    Received { sku: String, qty: i32, at: Loc },
+    Moved { origin: Loc, dest: Loc },
+    Adjusted(String, i32),
+    Note(String),
+    Audited,
+}
+
+/// Generic over the two registrations of the event enum; registered by id 312.
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+struct Ledger<E: fury::Serialize + fury::DeserializeOwned + 'static> {
+    events: Vec<E>,
+    last: Option<E>,
+}
+
+fn loc(v: &Json) -> Loc {
+    Loc {
+        warehouse: str_of(&v["warehouse"]),
+        aisle: int_of(&v["aisle"]),
+    }
+}
+
+fn event(v: &Json) -> Event {
+    let x = &v["value"];
+    match v["case"].as_u64().unwrap() {
+        1 => Event::Received {
+            sku: str_of(&x["sku"]),
+            qty: int_of(&x["qty"]),
+            at: loc(&x["at"]),
+        },
+        2 => Event::Moved {
+            origin: loc(&x["origin"]),
+            dest: loc(&x["dest"]),
+        },
+        3 => Event::Adjusted(str_of(&x["_0"]), int_of(&x["_1"])),
+        4 => Event::Note(str_of(x)),
+        5 => Event::Audited,
+        c => panic!("case {c}"),
+    }
+}
+
+fn named_event(e: Event) -> NamedEvent {
+    match e {
+        Event::Received { sku, qty, at } => NamedEvent::Received { sku, qty, at },
+        Event::Moved { origin, dest } => NamedEvent::Moved { origin, dest },
+        Event::Adjusted(s, n) => NamedEvent::Adjusted(s, n),
+        Event::Note(s) => NamedEvent::Note(s),
+        Event::Audited => NamedEvent::Audited,
+    }
+}
+
+fn ledger<E>(v: &Json, each: impl Fn(Event) -> E) -> Ledger<E>
+where
+    E: fury::Serialize + fury::DeserializeOwned + 'static,
+{
+    Ledger {
+        events: v["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| each(event(e)))
+            .collect(),
+        last: (!v["last"].is_null()).then(|| each(event(&v["last"]))),
+    }
+}
+
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
@@ -124,6 +212,7 @@ fn fury_for(settings: &Json) -> Fury {
     fury.register::<Dog>().unwrap();
     fury.register::<Cat>().unwrap();
     fury.register::<Zoo>().unwrap();
+    fury.register::<Loc>().unwrap();
     fury
 }
 
@@ -167,6 +256,24 @@ fn check(v: &Json) -> Result<Vec<u8>, String> {
             let want: Vec<Animal> = value.as_array().unwrap().iter().map(animal).collect();
             round_trip(&fury, &bytes, &want)
         }
+        "Event" if v["registered_by_name"].as_bool().unwrap() => {
+            fury.register::<NamedEvent>().unwrap();
+            round_trip(&fury, &bytes, &named_event(event(value)))
+        }
+        "Event" => {
+            fury.register::<Event>().unwrap();
+            round_trip(&fury, &bytes, &event(value))
+        }
+        "Ledger" if v["registered_by_name"].as_bool().unwrap() => {
+            fury.register::<NamedEvent>().unwrap();
+            fury.register_by_id::<Ledger<NamedEvent>>(312).unwrap();
+            round_trip(&fury, &bytes, &ledger(value, named_event))
+        }
+        "Ledger" => {
+            fury.register::<Event>().unwrap();
+            fury.register_by_id::<Ledger<Event>>(312).unwrap();
+            round_trip(&fury, &bytes, &ledger(value, |e| e))
+        }
         other => Err(format!("no mirror for {other}")),
     }
 }
@@ -180,7 +287,7 @@ fn vectors() -> Vec<Json> {
 #[test]
 fn pyfory_union_vectors_read_and_write_back_byte_for_byte() {
     let vectors = vectors();
-    assert!(vectors.len() >= 12);
+    assert!(vectors.len() >= 24);
     let mut failures = Vec::new();
     let mut written = Vec::new();
     for v in &vectors {
@@ -263,14 +370,24 @@ fn hostile_union_bytes_are_errors() {
     for v in vectors() {
         let bytes = unhex(v["hex"].as_str().unwrap());
         let mut fury = fury_for(&v["settings"]);
+        let by_name = v["registered_by_name"].as_bool().unwrap();
         fury.register::<Animal>().unwrap();
-        fury.register::<NamedAnimal>().unwrap();
+        if by_name {
+            fury.register::<NamedAnimal>().unwrap();
+            fury.register::<NamedEvent>().unwrap();
+            fury.register_by_id::<Ledger<NamedEvent>>(312).unwrap();
+        } else {
+            fury.register::<Event>().unwrap();
+            fury.register_by_id::<Ledger<Event>>(312).unwrap();
+        }
         let read = |b: &[u8]| match v["schema"].as_str().unwrap() {
-            "Animal" if v["registered_by_name"].as_bool().unwrap() => {
-                fury.deserialize::<NamedAnimal>(b).map(drop)
-            }
+            "Animal" if by_name => fury.deserialize::<NamedAnimal>(b).map(drop),
             "Animal" => fury.deserialize::<Animal>(b).map(drop),
             "Zoo" => fury.deserialize::<Zoo>(b).map(drop),
+            "Event" if by_name => fury.deserialize::<NamedEvent>(b).map(drop),
+            "Event" => fury.deserialize::<Event>(b).map(drop),
+            "Ledger" if by_name => fury.deserialize::<Ledger<NamedEvent>>(b).map(drop),
+            "Ledger" => fury.deserialize::<Ledger<Event>>(b).map(drop),
             _ => fury.deserialize::<Vec<Animal>>(b).map(drop),
         };
         assert!(read(&bytes).is_ok(), "{}", v["name"]);
@@ -340,6 +457,8 @@ fn unions_read_as_values_write_back_to_pyforys_bytes() {
         "union/compatible/root/dog",
         "union/compatible/root/label",
         "union/compatible/zoo",
+        "union/compatible/event/received",
+        "union/compatible/ledger",
     ] {
         assert!(written.iter().any(|w| w == must), "{must}: {written:?}");
     }

@@ -36,6 +36,8 @@ pub struct Field<'a> {
 pub struct Variant<'a> {
     pub ident: &'a syn::Ident,
     pub attrs: VariantAttrs,
+    pub style: Style,
+    pub fields: Vec<Field<'a>>,
     pub original: &'a syn::Variant,
 }
 
@@ -44,20 +46,15 @@ impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Container<'a>> {
         let attrs = ContainerAttrs::parse(cx, &input.attrs);
         let data = match &input.data {
-            syn::Data::Struct(s) => {
-                let style = match &s.fields {
-                    syn::Fields::Named(_) => Style::Named,
-                    syn::Fields::Unnamed(_) => Style::Tuple,
-                    syn::Fields::Unit => Style::Unit,
-                };
-                Data::Struct(style, fields(cx, &s.fields))
-            }
+            syn::Data::Struct(s) => Data::Struct(style_of(&s.fields), fields(cx, &s.fields)),
             syn::Data::Enum(e) => Data::Enum(
                 e.variants
                     .iter()
                     .map(|v| Variant {
                         ident: &v.ident,
                         attrs: VariantAttrs::parse(cx, &v.attrs),
+                        style: style_of(&v.fields),
+                        fields: fields(cx, &v.fields),
                         original: v,
                     })
                     .collect(),
@@ -76,6 +73,14 @@ impl<'a> Container<'a> {
             attrs,
             data,
         })
+    }
+}
+
+fn style_of(fields: &syn::Fields) -> Style {
+    match fields {
+        syn::Fields::Named(_) => Style::Named,
+        syn::Fields::Unnamed(_) => Style::Tuple,
+        syn::Fields::Unit => Style::Unit,
     }
 }
 

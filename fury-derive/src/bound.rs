@@ -32,6 +32,34 @@ pub fn where_clause(cont: &Container, plans: &[Plan]) -> syn::WhereClause {
     for p in plans.iter().filter(|p| p.with.is_none()) {
         mentions(p.ty, &params, &mut used);
     }
+    bound_used(&mut clause, cont, &used);
+    clause
+}
+
+/// [`where_clause`] for an enum with data: the bounds for the type parameters that the
+/// fields of its variants mention.
+pub fn variants_where(cont: &Container, variants: &[crate::ast::Variant]) -> syn::WhereClause {
+    let mut clause = own_where(cont.generics);
+    if let Some(preds) = cont.attrs.bound.get() {
+        clause.predicates.extend(preds.iter().cloned());
+        return clause;
+    }
+    let params: HashSet<String> = cont
+        .generics
+        .type_params()
+        .map(|p| p.ident.to_string())
+        .collect();
+    let mut used = HashSet::new();
+    for f in variants.iter().flat_map(|v| &v.fields) {
+        if !f.attrs.with.is_set() && !f.attrs.skip.is_set() {
+            mentions(f.ty, &params, &mut used);
+        }
+    }
+    bound_used(&mut clause, cont, &used);
+    clause
+}
+
+fn bound_used(clause: &mut syn::WhereClause, cont: &Container, used: &HashSet<String>) {
     for param in cont.generics.type_params() {
         if used.contains(&param.ident.to_string()) {
             let ident = &param.ident;
@@ -40,7 +68,6 @@ pub fn where_clause(cont: &Container, plans: &[Plan]) -> syn::WhereClause {
             });
         }
     }
-    clause
 }
 
 /// Adds to `used` the names of `params` that `ty` mentions.

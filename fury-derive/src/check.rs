@@ -161,25 +161,27 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     }
 }
 
-/// An enum with data is a union: each variant is unit or holds one unnamed value, at most
-/// one is `#[fury(unknown)]` (holding a `fury::UnknownCase`), and case ids are distinct.
-fn check_union(cx: &Ctxt, cont: &Container, variants: &[crate::ast::Variant]) {
-    if cont.generics.type_params().next().is_some() {
-        cx.error_spanned_by(
-            cont.ident,
-            "a union (an enum with data) cannot have type parameters yet",
-        );
-    }
+/// An enum with data is a union: at most one variant is `#[fury(unknown)]` (holding a
+/// `fury::UnknownCase`), the field of a one-value variant has no attributes (its value is
+/// written whole), and case ids are distinct.
+fn check_union(cx: &Ctxt, _cont: &Container, variants: &[crate::ast::Variant]) {
     let mut unknown = None;
     for v in variants {
-        let fields = &v.original.fields;
-        let one_unnamed = matches!(fields, syn::Fields::Unnamed(f) if f.unnamed.len() == 1);
-        if !fields.is_empty() && !one_unnamed {
-            cx.error_spanned_by(
-                v.original,
-                "a union carries one value per case: write the variant as `Case(T)` (a struct \
-                 or tuple for several values) or as a unit variant",
-            );
+        let one_unnamed = v.style == crate::ast::Style::Tuple && v.fields.len() == 1;
+        if v.fields.len() == 1 && !v.attrs.unknown.is_set() {
+            let attributed = v
+                .original
+                .fields
+                .iter()
+                .flat_map(|f| &f.attrs)
+                .find(|a| a.path().is_ident("fury"));
+            if let Some(a) = attributed {
+                cx.error_spanned_by(
+                    a,
+                    "the field of a one-value variant is written as a whole case value and \
+                     takes no #[fury] attributes (put them on a field of the value's type)",
+                );
+            }
         }
         if let Some(sp) = v.attrs.unknown.span() {
             if !one_unnamed {

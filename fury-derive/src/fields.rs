@@ -65,6 +65,9 @@ pub struct Plan<'a> {
     pub rank: u32,
     /// Position in declaration order among the serialized fields.
     pub index: usize,
+    /// For the fields of an enum variant written as its case struct: the name the variant's
+    /// pattern binds the field to (a reference), read where a struct reads `this.member`.
+    pub binding: Option<syn::Ident>,
 }
 
 /// `Option<T>` -> `Some(T)`.
@@ -186,6 +189,19 @@ impl<'a> Plan<'a> {
             default: a.default.get(),
             rank: 0,
             index,
+            binding: None,
+        }
+    }
+
+    /// The place the field's value is read from when writing: `this.member` in a struct's
+    /// own writer, `(*binding)` in an enum variant's.
+    pub fn access(&self) -> proc_macro2::TokenStream {
+        match &self.binding {
+            Some(b) => quote::quote! { (*#b) },
+            None => {
+                let m = &self.member;
+                quote::quote! { this.#m }
+            }
         }
     }
 

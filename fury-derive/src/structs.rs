@@ -75,7 +75,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
     let order_f = guessed_order(plans, false);
     let body_c = write_body(plans, &order_c, true);
     let body_f = write_body(plans, &order_f, false);
-    let general_write = general_write(plans);
+    let general_write = general_write(plans, &quote! { Self });
     let read_c: Vec<_> = order_c
         .iter()
         .map(|&i| read_init(&plans[i], true))
@@ -723,16 +723,16 @@ fn field_key(f: &Plan, compress_int: bool) -> TokenStream {
 
 /// A reference to the value written for the field, of its codec type.
 fn write_value(f: &Plan, compress_int: bool) -> TokenStream {
-    let m = &f.member;
+    let v = f.access();
     if let Some(with) = &f.with {
-        return quote! { &#with::to_wire(&this.#m) };
+        return quote! { &#with::to_wire(&#v) };
     }
     match (f.codec(compress_int), f.is_option) {
-        (Codec::Plain, _) => quote! { &this.#m },
-        (Codec::Fixed, false) => quote! { &::fury::Fixed(this.#m) },
-        (Codec::Tagged, false) => quote! { &::fury::Tagged(this.#m) },
-        (Codec::Fixed, true) => quote! { &this.#m.map(::fury::Fixed) },
-        (Codec::Tagged, true) => quote! { &this.#m.map(::fury::Tagged) },
+        (Codec::Plain, _) => quote! { &#v },
+        (Codec::Fixed, false) => quote! { &::fury::Fixed(#v) },
+        (Codec::Tagged, false) => quote! { &::fury::Tagged(#v) },
+        (Codec::Fixed, true) => quote! { &#v.map(::fury::Fixed) },
+        (Codec::Tagged, true) => quote! { &#v.map(::fury::Tagged) },
     }
 }
 
@@ -816,7 +816,7 @@ fn slot(f: &Plan) -> syn::Ident {
 }
 
 /// The body writer that follows the order computed from the types' metadata.
-fn general_write(plans: &[Plan]) -> TokenStream {
+pub fn general_write(plans: &[Plan], layout: &TokenStream) -> TokenStream {
     let arms = plans.iter().map(|f| {
         let i = f.index;
         let c = write_field(f, true);
@@ -828,9 +828,9 @@ fn general_write(plans: &[Plan]) -> TokenStream {
             ctx.writer.i32(h);
         }
         let order = if compress_int {
-            <Self as ::fury::__private::StructLayout>::ORDER_C
+            <#layout as ::fury::__private::StructLayout>::ORDER_C
         } else {
-            <Self as ::fury::__private::StructLayout>::ORDER_F
+            <#layout as ::fury::__private::StructLayout>::ORDER_F
         };
         for &i in order {
             match i {
@@ -988,7 +988,7 @@ fn typedef_info(f: &Plan) -> TokenStream {
 /// `Option<String>`) share one room: one capacity check for the run, sized from constants
 /// and the length of its string. The first room also holds the hash. Other fields are
 /// written one by one between the rooms.
-fn write_body(plans: &[Plan], order: &[usize], compress_int: bool) -> TokenStream {
+pub fn write_body(plans: &[Plan], order: &[usize], compress_int: bool) -> TokenStream {
     struct Run {
         writes: Vec<TokenStream>,
         budget: usize,
@@ -1057,18 +1057,18 @@ fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Optio
     if f.track_ref || f.flagged || f.with.is_some() {
         return None;
     }
-    let m = &f.member;
+    let v = f.access();
     if f.is_string {
         // `String::as_str` only accepts a std `String`: another type named `String` fails
         // to compile here instead of being written as a string.
         let len = if f.is_option {
-            quote! { this.#m.as_ref().map_or(0, ::std::string::String::len) }
+            quote! { #v.as_ref().map_or(0, ::std::string::String::len) }
         } else {
-            quote! { ::std::string::String::len(&this.#m) }
+            quote! { ::std::string::String::len(&#v) }
         };
         let write = if f.is_option {
             quote! {
-                match &this.#m {
+                match &#v {
                     ::std::option::Option::Some(s) => {
                         room.u8(::fury::__private::RefFlag::NotNull.byte());
                         ::fury::__private::room_str(&mut room, ::std::string::String::as_str(s));
@@ -1081,7 +1081,7 @@ fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Optio
             }
         } else {
             quote! {
-                ::fury::__private::room_str(&mut room, ::std::string::String::as_str(&this.#m));
+                ::fury::__private::room_str(&mut room, ::std::string::String::as_str(&#v));
             }
         };
         return Some((write, 9 + usize::from(f.is_option), Some(len)));
@@ -1117,7 +1117,7 @@ fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Optio
     if f.is_option {
         Some((
             quote! {
-                match this.#m {
+                match #v {
                     ::std::option::Option::Some(v) => {
                         room.u8(::fury::__private::RefFlag::NotNull.byte());
                         room.#method(v);
@@ -1132,7 +1132,7 @@ fn room_write(f: &Plan, compress_int: bool) -> Option<(TokenStream, usize, Optio
             None,
         ))
     } else {
-        Some((quote! { room.#method(this.#m); }, budget, None))
+        Some((quote! { room.#method(#v); }, budget, None))
     }
 }
 

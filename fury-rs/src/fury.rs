@@ -110,9 +110,11 @@ impl FuryBuilder {
 
     /// Finishes the builder.
     pub fn build(self) -> Fury {
+        let mut registry = Registry::new(self.config.ref_tracking);
+        registry.set_compatible(self.config.compatible);
         Fury {
             typedef_cache: Arc::new(TypeDefCache::new(self.config.typedef_cache_entries)),
-            registry: Registry::new(self.config.ref_tracking),
+            registry,
             config: self.config,
         }
     }

@@ -130,7 +130,7 @@ pub mod __private {
     };
     pub use crate::serializer::union::{
         bad_union_case, read_union_case, read_union_case_id, read_union_unit, read_union_unknown,
-        write_union_case, write_union_unit, write_union_unknown,
+        write_union_case, write_union_struct_case, write_union_unit, write_union_unknown,
     };
     pub use crate::serializer::{BorrowCow, CowRead};
     pub use crate::types::{RefFlag, TypeId};

@@ -13,5 +13,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod ids;
 pub mod snake;
 pub mod table;

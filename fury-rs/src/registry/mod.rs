@@ -30,7 +30,9 @@ pub(crate) mod table;
 mod typedef_cache;
 
 pub(crate) use names::EncodedTypeName;
+pub use table::{
+    case_struct_registration, LocalTypeDef, Registration, Registry, TypeEntry, UserKind,
+};
 pub(crate) use table::{type_key, AnyReaderSlot, UserType};
-pub use table::{LocalTypeDef, Registration, Registry, TypeEntry, UserKind};
 pub(crate) use typedef_cache::RemoteTypeDef;
 pub use typedef_cache::TypeDefCache;

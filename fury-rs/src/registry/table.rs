@@ -94,6 +94,49 @@ pub trait UserType {
     fn any_reader() -> Option<AnyReaderSlot> {
         None
     }
+
+    /// Registers what comes with this type's registration `own`: the case structs of an
+    /// enum's variants with several fields (see [`case_struct_registration`]).
+    fn register_parts(registry: &mut Registry, own: &Registration) -> Result<()> {
+        let _ = (registry, own);
+        Ok(())
+    }
+}
+
+/// The registration of the case struct that carries the fields of an enum variant with
+/// several fields, from the enum's own registration `own` and the variant's name: by name,
+/// the enum's namespace and name joined by a dot as namespace and the variant's name as type
+/// name (the names `foryc` gives a type nested in another); by id, the id `foryc` would
+/// derive from the qualified name `"{id}.{variant}"` (MurmurHash3 x86 32-bit, seed 0; see
+/// `spec/10-unions.md`).
+///
+/// ```
+/// use fury::registry::{case_struct_registration, Registration};
+/// let by_id = case_struct_registration(&Registration::Id(310), "Received");
+/// assert_eq!(by_id, Registration::Id(3_946_252_467));
+/// let by_name = Registration::Name { namespace: "inventory".into(), type_name: "Event".into() };
+/// assert_eq!(
+///     case_struct_registration(&by_name, "Moved"),
+///     Registration::Name { namespace: "inventory.Event".into(), type_name: "Moved".into() }
+/// );
+/// ```
+pub fn case_struct_registration(own: &Registration, variant: &str) -> Registration {
+    match own {
+        Registration::Id(id) => {
+            Registration::Id(fury_types::ids::name_type_id(&format!("{id}.{variant}")))
+        }
+        Registration::Name {
+            namespace,
+            type_name,
+        } => Registration::Name {
+            namespace: if namespace.is_empty() {
+                type_name.clone()
+            } else {
+                format!("{namespace}.{type_name}")
+            },
+            type_name: variant.to_string(),
+        },
+    }
 }
 
 /// How a registered type is read as a `Box<dyn AnyObject>` once its type info was read (see
@@ -355,6 +398,9 @@ type ByType = HashMap<std::any::TypeId, usize, BuildHasherDefault<TypeIdHasher>>
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     ref_tracking: bool,
+    /// Whether the owning instance writes compatible mode (some registrations have no form
+    /// there, and are refused when made).
+    compatible: bool,
     /// Whether any type is registered by name (if not, no lookup is needed to tell).
     has_named: bool,
     entries: Vec<TypeEntry>,
@@ -390,6 +436,21 @@ impl Registry {
     pub fn add<T: UserType>(&mut self, kind: UserKind, registration: Registration) -> Result<()> {
         let key = type_key::<T>();
         let rust_name = std::any::type_name::<T>();
+        if self.compatible
+            && matches!(kind, UserKind::Union | UserKind::Ext)
+            && matches!(registration, Registration::Name { .. })
+        {
+            // pyfory 1.7.7 writes these as structs of their attributes (`_case_id` and
+            // `_value` for a union), not in their own format: no peer form to follow.
+            return Err(Error::new(ErrorKind::Unsupported {
+                what: format!(
+                    "cannot register {rust_name} by name in compatible mode: a union or \
+                     extension type registered by name has no compatible-mode form that the \
+                     peers share (pyfory 1.7.7 writes it as a struct of its attributes); \
+                     register it by id"
+                ),
+            }));
+        }
         let taken = match &registration {
             Registration::Id(id) => self.by_id.get(&(kind, *id)),
             Registration::Name {
@@ -458,7 +519,26 @@ impl Registry {
             schema_hashes: [OnceLock::new(), OnceLock::new()],
             any_reader: T::any_reader(),
         });
-        Ok(())
+        let own = self.entries.last().map(|e| e.registration.clone());
+        match own {
+            Some(own) => T::register_parts(self, &own),
+            None => Ok(()),
+        }
+    }
+
+    /// Registers `C`, the case struct of `variant` of an enum registered as `own` (see
+    /// [`case_struct_registration`]).
+    pub fn add_case_struct<C: UserType>(
+        &mut self,
+        own: &Registration,
+        variant: &str,
+    ) -> Result<()> {
+        self.add::<C>(UserKind::Struct, case_struct_registration(own, variant))
+    }
+
+    /// Makes the registry refuse what compatible mode cannot write (set by the builder).
+    pub(crate) fn set_compatible(&mut self, compatible: bool) {
+        self.compatible = compatible;
     }
 
     /// The registration of `T`, if any.
@@ -479,6 +559,12 @@ impl Registry {
         let i = *self.by_type.get(&key)?;
         slot.0.store(i as u32, std::sync::atomic::Ordering::Relaxed);
         self.entries.get(i)
+    }
+
+    /// Every registered type, in the order of registration (a type registered with another,
+    /// such as an enum's case structs, right after it).
+    pub fn iter(&self) -> impl Iterator<Item = &TypeEntry> {
+        self.entries.iter()
     }
 
     /// The entry at position `index` in the registry.

@@ -161,12 +161,20 @@ pub enum NamedAnimal {
 }
 
 fn union_node(case: u32, value: Json) -> Json {
-    json!({"type": "union", "name": "Animal", "case": case, "value": value})
+    named_union_node("Animal", case, value)
+}
+
+fn named_union_node(name: &str, case: u32, value: Json) -> Json {
+    json!({"type": "union", "name": name, "case": case, "value": value})
 }
 
 fn union_case(node: &Json) -> R<(u64, &Json)> {
-    if node["type"] != "union" || node["name"] != "Animal" {
-        return Err(format!("an Animal union node expected, got {node:.200}"));
+    named_union_case(node, "Animal")
+}
+
+fn named_union_case<'a>(node: &'a Json, name: &str) -> R<(u64, &'a Json)> {
+    if node["type"] != "union" || node["name"] != name {
+        return Err(format!("a {name} union node expected, got {node:.200}"));
     }
     let case = node["case"]
         .as_u64()
@@ -238,6 +246,156 @@ impl Mirror for Zoo {
             star: Animal::from_node(field(node, "star")?)?,
             animals: Vec::from_node(field(node, "animals")?)?,
             maybe: opt_from(field(node, "maybe")?)?,
+        })
+    }
+}
+
+// ---- an enum with data of every shape (vectors/union, union/*/event, ledger) ----
+
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 311)]
+pub struct Loc {
+    warehouse: String,
+    aisle: i32,
+}
+
+impl Mirror for Loc {
+    fn to_node(&self) -> Json {
+        struct_node(
+            "Loc",
+            json!({"warehouse": string_node(&self.warehouse), "aisle": varint32_node(self.aisle)}),
+        )
+    }
+    fn from_node(node: &Json) -> R<Self> {
+        Ok(Loc {
+            warehouse: string_of(field(node, "warehouse")?)?,
+            aisle: int_of(field(node, "aisle")?)?,
+        })
+    }
+}
+
+/// The variants with several fields carry case structs (`EventReceived`, ... in the
+/// request's types).
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(id = 310)]
+pub enum Event {
+    Received { sku: String, qty: i32, at: Loc },
+    Moved { origin: Loc, dest: Loc },
+    Adjusted(String, i32),
+    Note(String),
+    Audited,
+}
+
+/// `Event` registered by name (`union/same_schema/named_event/...`).
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+#[fury(namespace = "inventory", name = "Event")]
+pub enum NamedEvent {
+    Received { sku: String, qty: i32, at: Loc },
+    Moved { origin: Loc, dest: Loc },
+    Adjusted(String, i32),
+    Note(String),
+    Audited,
+}
+
+impl Mirror for Event {
+    fn to_node(&self) -> Json {
+        let (case, value) = match self {
+            Event::Received { sku, qty, at } => (
+                1,
+                struct_node(
+                    "EventReceived",
+                    json!({"sku": string_node(sku), "qty": varint32_node(*qty), "at": at.to_node()}),
+                ),
+            ),
+            Event::Moved { origin, dest } => (
+                2,
+                struct_node(
+                    "EventMoved",
+                    json!({"origin": origin.to_node(), "dest": dest.to_node()}),
+                ),
+            ),
+            Event::Adjusted(s, n) => (
+                3,
+                struct_node(
+                    "EventAdjusted",
+                    json!({"_0": string_node(s), "_1": varint32_node(*n)}),
+                ),
+            ),
+            Event::Note(s) => (4, string_node(s)),
+            Event::Audited => (5, json!({"type": "null"})),
+        };
+        named_union_node("Event", case, value)
+    }
+    fn from_node(node: &Json) -> R<Self> {
+        Ok(match named_union_case(node, "Event")? {
+            (1, v) => Event::Received {
+                sku: string_of(field(v, "sku")?)?,
+                qty: int_of(field(v, "qty")?)?,
+                at: Loc::from_node(field(v, "at")?)?,
+            },
+            (2, v) => Event::Moved {
+                origin: Loc::from_node(field(v, "origin")?)?,
+                dest: Loc::from_node(field(v, "dest")?)?,
+            },
+            (3, v) => Event::Adjusted(string_of(field(v, "_0")?)?, int_of(field(v, "_1")?)?),
+            (4, v) => Event::Note(string_of(v)?),
+            (5, v) if is_null(v) => Event::Audited,
+            (c, v) => return Err(format!("Event has no case {c} holding {v:.100}")),
+        })
+    }
+}
+
+impl From<NamedEvent> for Event {
+    fn from(e: NamedEvent) -> Self {
+        match e {
+            NamedEvent::Received { sku, qty, at } => Event::Received { sku, qty, at },
+            NamedEvent::Moved { origin, dest } => Event::Moved { origin, dest },
+            NamedEvent::Adjusted(s, n) => Event::Adjusted(s, n),
+            NamedEvent::Note(s) => Event::Note(s),
+            NamedEvent::Audited => Event::Audited,
+        }
+    }
+}
+
+impl From<Event> for NamedEvent {
+    fn from(e: Event) -> Self {
+        match e {
+            Event::Received { sku, qty, at } => NamedEvent::Received { sku, qty, at },
+            Event::Moved { origin, dest } => NamedEvent::Moved { origin, dest },
+            Event::Adjusted(s, n) => NamedEvent::Adjusted(s, n),
+            Event::Note(s) => NamedEvent::Note(s),
+            Event::Audited => NamedEvent::Audited,
+        }
+    }
+}
+
+impl Mirror for NamedEvent {
+    fn to_node(&self) -> Json {
+        Event::from(self.clone()).to_node()
+    }
+    fn from_node(node: &Json) -> R<Self> {
+        Event::from_node(node).map(NamedEvent::from)
+    }
+}
+
+/// Registered by id 312, over either registration of the event enum.
+#[derive(FuryObject, Debug, Clone, PartialEq)]
+struct Ledger<E: Mirror + 'static> {
+    events: Vec<E>,
+    last: Option<E>,
+}
+
+impl<E: Mirror + 'static> Mirror for Ledger<E> {
+    fn to_node(&self) -> Json {
+        struct_node(
+            "Ledger",
+            json!({"events": self.events.to_node(), "last": opt_node(&self.last)}),
+        )
+    }
+    fn from_node(node: &Json) -> R<Self> {
+        Ok(Ledger {
+            events: Vec::from_node(field(node, "events")?)?,
+            last: opt_from(field(node, "last")?)?,
         })
     }
 }
@@ -405,6 +563,16 @@ pub fn handle(req: &Json) -> Option<R<Json>> {
                 register::<Dog>(fury)?;
                 register::<Cat>(fury)?;
                 register::<Zoo>(fury)?;
+                register::<Loc>(fury)?;
+                if registered_by_name(req, "Event") {
+                    register::<NamedEvent>(fury)?;
+                    fury.register_by_id::<Ledger<NamedEvent>>(312)
+                        .map_err(|e| e.to_string())?;
+                } else {
+                    register::<Event>(fury)?;
+                    fury.register_by_id::<Ledger<Event>>(312)
+                        .map_err(|e| e.to_string())?;
+                }
                 if registered_by_name(req, "Animal") {
                     register::<NamedAnimal>(fury)
                 } else {
@@ -433,6 +601,14 @@ pub fn handle(req: &Json) -> Option<R<Json>> {
         ("union", "Animal") => run::<Animal>(&fury, req, oob),
         ("union", "Zoo") => run::<Zoo>(&fury, req, oob),
         ("union", "list<Animal>") => run::<Vec<Animal>>(&fury, req, oob),
+        ("union", "Event") if registered_by_name(req, "Event") => {
+            run::<NamedEvent>(&fury, req, oob)
+        }
+        ("union", "Event") => run::<Event>(&fury, req, oob),
+        ("union", "Ledger") if registered_by_name(req, "Event") => {
+            run::<Ledger<NamedEvent>>(&fury, req, oob)
+        }
+        ("union", "Ledger") => run::<Ledger<Event>>(&fury, req, oob),
         ("ext", "Point") if registered_by_name(req, "Point") => run::<NamedPoint>(&fury, req, oob),
         ("ext", "Point") => run::<Point>(&fury, req, oob),
         ("ext", "Shape") => run::<Shape>(&fury, req, oob),
