@@ -4,7 +4,9 @@
 //! For a struct (named fields, tuple or unit, generic or not), the derive generates
 //! `fury::WireType`, `fury::Serialize`, `fury::Deserialize` and `fury::FuryObject`
 //! implementations that write the fields directly, in the xlang field order. For an enum
-//! whose variants have no fields it writes the variant id. The attributes are documented on
+//! whose variants have no fields it writes the variant id; an enum with data of any shape is
+//! a tagged union (`unions.rs`), its variants of several fields carried by case structs that
+//! it declares and registers with the enum. The attributes are documented on
 //! `fury::FuryObject`.
 //!
 //! The derive works in three passes over one parsed model, as serde's does: attributes are

@@ -74,13 +74,18 @@ use crate::types::{RefFlag, TypeId};
 ///
 /// On an enum variant: `#[fury(id = N)]`, the variant id (default: its position from 0).
 ///
-/// An enum whose variants are unit or hold one value (`Dog(Dog)`, `Label(String)`, `Empty`)
-/// is a tagged union, as pyfory's `Union` and Fory's IDL `union`: TYPED_UNION (by id) or
-/// NAMED_UNION (by name, same-schema mode only), then the case id and the case value; an
-/// empty case is a null. `#[fury(id = K)]` on a variant is its case id (default: its
+/// An enum with data, of any variant shapes, is a tagged union, as pyfory's `Union` and Fory's
+/// IDL `union`: TYPED_UNION (by id) or NAMED_UNION (by name; same-schema mode only, a
+/// compatible `Fury` refuses the registration), then the case id and the case value. A unit
+/// variant (also `V {}`, `V()`) is an empty case (a null); a variant with one field (`V(T)` or
+/// `V { x: T }`) carries that value; a variant with several fields (`V { a: A, b: B }`,
+/// `V(A, B)`) carries a *case struct* of its fields (named as written, `_0`, `_1`, ... for a
+/// tuple variant; field attributes apply), which the derive declares and registers with the
+/// enum under a registration derived from the enum's (see
+/// [`case_struct_registration`](crate::registry::case_struct_registration)). Generic enums
+/// derive as generic structs do. `#[fury(id = K)]` on a variant is its case id (default: its
 /// position among the cases, from 1); a variant `#[fury(unknown)] Other(fury::UnknownCase)`
-/// keeps cases this side does not know (without one they are an error). A variant with
-/// several values is a compile error: a case carries one value (make it a struct).
+/// keeps cases this side does not know (without one they are an error).
 ///
 /// ```
 /// #[derive(fury::FuryObject, Debug, PartialEq)]
@@ -98,6 +103,20 @@ use crate::types::{RefFlag, TypeId};
 /// let bytes = [0x01, 0xff, 0x22, 0xac, 0x02, 0x02, 0xff, 0x15, 0x08, 0x68, 0x69];
 /// assert_eq!(fury.deserialize::<Animal>(&bytes).unwrap(), Animal::Label("hi".into()));
 /// assert_eq!(fury.serialize(&Animal::Label("hi".into())).unwrap(), bytes);
+///
+/// // Several fields: a case struct, registered as id murmur3_x86_32("310.Adjusted").
+/// #[derive(fury::FuryObject, Debug, PartialEq)]
+/// #[fury(id = 310)]
+/// enum Event { #[fury(id = 3)] Adjusted(String, i32), Audited }
+/// fury.register::<Event>().unwrap();
+/// // pyfory 1.7.7's vector union/same_schema/event/adjusted: TYPED_UNION 310, case 3, flag,
+/// // STRUCT 738060571, the case struct's hash, _1 = -2, _0 = "A-1".
+/// let bytes = [
+///     0x01, 0xff, 0x22, 0xb6, 0x02, 0x03, 0xff, 0x1b, 0x9b, 0xd2, 0xf7, 0xdf, 0x02,
+///     0xf7, 0xa2, 0x56, 0x63, 0x03, 0x0c, 0x41, 0x2d, 0x31,
+/// ];
+/// assert_eq!(fury.serialize(&Event::Adjusted("A-1".into(), -2)).unwrap(), bytes);
+/// assert_eq!(fury.deserialize::<Event>(&bytes).unwrap(), Event::Adjusted("A-1".into(), -2));
 /// ```
 ///
 /// Setting an attribute twice, or two that contradict each other (`skip` with anything
