@@ -36,6 +36,11 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
         const _: () = {
             impl #impl_generics ::fury::WireType for #name #ty_generics #where_clause {
                 const TYPE_ID: ::fury::__private::TypeId = ::fury::__private::TypeId::Enum;
+
+                #[inline]
+                fn reach(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+                    reach.user::<Self>()
+                }
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {

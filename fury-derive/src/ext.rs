@@ -23,6 +23,11 @@ pub fn derive(cont: &Container) -> TokenStream {
                 // As pyfory: list elements carry the type info, and so do fields in
                 // compatible mode, as for structs.
                 const POLYMORPHIC: bool = true;
+
+                #[inline]
+                fn reach(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+                    reach.user::<Self>()
+                }
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {

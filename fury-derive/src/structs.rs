@@ -202,11 +202,21 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         )
     };
     let layout = quote! { <Self as ::fury::__private::StructLayout> };
+    let reaches = plans.iter().map(|p| {
+        let ty = codec_type(p, true);
+        let name = &p.wire_name;
+        quote! { reach.field(#name, <#ty as ::fury::WireType>::reach)?; }
+    });
     let user_type = user_type(
         cont,
         n,
         quote! { ::fury::__private::UserKind::Struct },
         quote! {
+            fn reach_fields(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+                #(#reaches)*
+                ::std::result::Result::Ok(())
+            }
+
             fn typedef_fields(
                 registry: &::fury::__private::Registry,
                 compress_int: bool,
@@ -335,6 +345,11 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                 const REF_TYPE: bool = true;
 
                 #[inline]
+                fn reach(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+                    reach.user::<Self>()
+                }
+
+                #[inline]
                 fn needs_type_info(registry: &::fury::__private::Registry) -> bool {
                     registry.is_named::<Self>()
                 }
@@ -458,6 +473,11 @@ fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
 
                 fn field_type(registry: &::fury::__private::Registry, compatible: bool) -> ::fury::__private::FieldType {
                     <#ty as ::fury::WireType>::field_type(registry, compatible)
+                }
+
+                #[inline]
+                fn reach(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+                    <#ty as ::fury::WireType>::reach(reach)
                 }
             }
 

@@ -283,6 +283,31 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
             }
         }
     }
+    // The types each variant's fields reach, named `Variant` or `Variant.field`.
+    let reaches = variants
+        .iter()
+        .filter(|v| !v.attrs.unknown.is_set())
+        .flat_map(|v| {
+            let one = v.fields.len() == 1;
+            v.fields
+                .iter()
+                .filter(|f| !f.attrs.skip.is_set() && !f.attrs.with.is_set())
+                .map(move |f| {
+                    let path = match (&f.member, one) {
+                        (_, true) => variant_name(v),
+                        (syn::Member::Named(i), _) => format!("{}.{}", variant_name(v), i),
+                        (syn::Member::Unnamed(i), _) => format!("{}._{}", variant_name(v), i.index),
+                    };
+                    let ty = f.ty;
+                    quote! { reach.field(#path, <#ty as ::fury::WireType>::reach)?; }
+                })
+        });
+    let parts_extra_reach = quote! {
+        fn reach_fields(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+            #(#reaches)*
+            ::std::result::Result::Ok(())
+        }
+    };
     let register_parts = if parts.is_empty() {
         quote! {}
     } else {
@@ -300,7 +325,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
         cont,
         &crate::structs::names(cont, where_clause.clone()),
         quote! { ::fury::__private::UserKind::Union },
-        register_parts,
+        quote! { #register_parts #parts_extra_reach },
     );
     let fallback = unknown_read.unwrap_or_else(|| {
         quote! {
@@ -322,6 +347,11 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 const TYPE_ID: ::fury::__private::TypeId = ::fury::__private::TypeId::Union;
                 // pyfory tracks unions: a list of them carries REF_VALUE flags.
                 const REF_TYPE: bool = true;
+
+                #[inline]
+                fn reach(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
+                    reach.user::<Self>()
+                }
             }
 
             impl #impl_generics ::fury::Serialize for #name #ty_generics #where_clause {

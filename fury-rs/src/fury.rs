@@ -170,7 +170,12 @@ impl Fury {
     }
 
     /// Registers a derived struct or enum under the id or name given by its
-    /// `#[fury(id = ..)]` / `#[fury(namespace = .., name = ..)]` attribute.
+    /// `#[fury(id = ..)]` / `#[fury(namespace = .., name = ..)]` attribute, together with
+    /// every derived type it reaches through its fields, variants, containers and generic
+    /// arguments that names its own registration (an enum's case structs too). A reached
+    /// type that names none (a generic instantiation) must be registered before, by id or
+    /// by name: otherwise this call fails with the path of the field that reaches it, and
+    /// registers nothing. So do two types claiming one id or name.
     ///
     /// ```
     /// use fury::{Fury, FuryObject};
@@ -193,29 +198,34 @@ impl Fury {
                 ),
             })
         })?;
-        self.registry.add::<T>(T::KIND, reg)?;
-        Ok(self)
+        self.register_as::<T>(reg)
     }
 
-    /// Registers a derived struct or enum under a numeric user type id.
+    /// Registers a derived struct or enum under a numeric user type id, with what it reaches
+    /// (as [`Fury::register`]).
     pub fn register_by_id<T: FuryObject>(&mut self, id: u32) -> Result<&mut Self> {
-        self.registry.add::<T>(T::KIND, Registration::Id(id))?;
-        Ok(self)
+        self.register_as::<T>(Registration::Id(id))
     }
 
-    /// Registers a derived struct or enum under a namespace (may be empty) and type name.
+    /// Registers a derived struct or enum under a namespace (may be empty) and type name,
+    /// with what it reaches (as [`Fury::register`]).
     pub fn register_by_name<T: FuryObject>(
         &mut self,
         namespace: &str,
         type_name: &str,
     ) -> Result<&mut Self> {
-        self.registry.add::<T>(
-            T::KIND,
-            Registration::Name {
-                namespace: namespace.to_string(),
-                type_name: type_name.to_string(),
-            },
-        )?;
+        self.register_as::<T>(Registration::Name {
+            namespace: namespace.to_string(),
+            type_name: type_name.to_string(),
+        })
+    }
+
+    /// Registers `T` and walks what it reaches; on an error nothing is registered.
+    fn register_as<T: FuryObject>(&mut self, registration: Registration) -> Result<&mut Self> {
+        let mut next = self.registry.clone();
+        next.add::<T>(T::KIND, registration)?;
+        crate::registry::Reach::walk::<T>(&mut next)?;
+        self.registry = next;
         Ok(self)
     }
 

@@ -112,6 +112,7 @@ pub mod __private {
     pub use crate::context::{ReadContext, WriteContext};
     pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
     pub use crate::registry::plan::ReadPlan;
+    pub use crate::registry::reach::Reach;
     pub use crate::registry::table::{AnyReaderSlot, TypeSlot, UserType};
     pub use crate::registry::{Registration, Registry, UserKind};
     pub use crate::serializer::any::{any_reader, read_any_object, AnyReader};

@@ -26,10 +26,12 @@
 
 mod names;
 pub(crate) mod plan;
+pub(crate) mod reach;
 pub(crate) mod table;
 mod typedef_cache;
 
 pub(crate) use names::EncodedTypeName;
+pub(crate) use reach::Reach;
 pub use table::{
     case_struct_registration, LocalTypeDef, Registration, Registry, TypeEntry, UserKind,
 };

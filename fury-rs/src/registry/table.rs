@@ -1,6 +1,7 @@
 //! The registry of user types (structs and enums) of one `Fury` instance.
 
 use super::names::EncodedTypeName;
+use super::reach::Reach;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldInfo, TypeDef, TypeDefRegistration};
 use crate::types::TypeId;
@@ -93,6 +94,12 @@ pub trait UserType {
     /// that borrow from their input (they cannot be boxed as `'static`).
     fn any_reader() -> Option<AnyReaderSlot> {
         None
+    }
+
+    /// Walks the types the fields (or variants) of this type reach (see [`Reach`]).
+    fn reach_fields(reach: &mut Reach<'_>) -> Result<()> {
+        let _ = reach;
+        Ok(())
     }
 
     /// Registers what comes with this type's registration `own`: the case structs of an
@@ -217,6 +224,21 @@ pub struct TypeEntry {
     pub(crate) any_reader: Option<AnyReaderSlot>,
 }
 
+/// Human-readable registration, e.g. `id 100` or `demo.Person`.
+fn describe(registration: &Registration) -> String {
+    match registration {
+        Registration::Id(id) => format!("id {id}"),
+        Registration::Name {
+            namespace,
+            type_name,
+        } if namespace.is_empty() => type_name.clone(),
+        Registration::Name {
+            namespace,
+            type_name,
+        } => format!("{namespace}.{type_name}"),
+    }
+}
+
 /// The TypeDef of a local type, as written in compatible mode.
 #[derive(Debug)]
 pub struct LocalTypeDef {
@@ -231,17 +253,7 @@ pub struct LocalTypeDef {
 impl TypeEntry {
     /// Human-readable registration, e.g. `id 100` or `demo.Person`.
     pub fn describe(&self) -> String {
-        match &self.registration {
-            Registration::Id(id) => format!("id {id}"),
-            Registration::Name {
-                namespace,
-                type_name,
-            } if namespace.is_empty() => type_name.clone(),
-            Registration::Name {
-                namespace,
-                type_name,
-            } => format!("{namespace}.{type_name}"),
-        }
+        describe(&self.registration)
     }
 }
 
@@ -458,11 +470,31 @@ impl Registry {
                 type_name,
             } => self.by_name.get(&(namespace.clone(), type_name.clone())),
         };
-        if let Some(other) = taken {
-            if *other != key {
-                return Err(Error::new(ErrorKind::Invalid {
-                    what: format!("cannot register {rust_name}: {registration:?} is taken"),
-                }));
+        // Another type under this identity: allowed only for a mirror of it (an owned type
+        // and its borrowed form, which write the same fields).
+        let mut mirror = false;
+        if let Some(&other) = taken {
+            if other != key {
+                let other = self.by_type.get(&other).and_then(|&i| self.entries.get(i));
+                match other {
+                    Some(o) if o.kind == kind && self.same_fields(o, T::typedef_fields) => {
+                        mirror = true;
+                    }
+                    o => {
+                        return Err(Error::new(ErrorKind::Invalid {
+                            what: format!(
+                                "cannot register {rust_name} as {}: {} is registered as it{}",
+                                describe(&registration),
+                                o.map_or("another type", |o| o.rust_name),
+                                if o.is_some_and(|o| o.kind == kind) {
+                                    " (with other fields)"
+                                } else {
+                                    ""
+                                }
+                            ),
+                        }));
+                    }
+                }
             }
         }
         if let Some(old) = self.by_type.get(&key).and_then(|&i| self.entries.get(i)) {
@@ -473,9 +505,14 @@ impl Registry {
             }
             return Ok(());
         }
+        // A mirror keeps the identity's lookup (for values known only by their wire
+        // identity) on the type registered first, unless only the mirror can be read boxed.
+        let lookup = !mirror || (T::any_reader().is_some() && !self.any_readable(taken));
         let names = match &registration {
             Registration::Id(id) => {
-                self.by_id.insert((kind, *id), key);
+                if lookup {
+                    self.by_id.insert((kind, *id), key);
+                }
                 None
             }
             Registration::Name {
@@ -483,8 +520,10 @@ impl Registry {
                 type_name,
             } => {
                 self.has_named = true;
-                self.by_name
-                    .insert((namespace.clone(), type_name.clone()), key);
+                if lookup {
+                    self.by_name
+                        .insert((namespace.clone(), type_name.clone()), key);
+                }
                 Some(EncodedTypeName::new(namespace, type_name)?)
             }
         };
@@ -524,6 +563,21 @@ impl Registry {
             Some(own) => T::register_parts(self, &own),
             None => Ok(()),
         }
+    }
+
+    /// Whether `a` and a type with TypeDef fields `b` write the same fields in both integer
+    /// encodings.
+    fn same_fields(&self, a: &TypeEntry, b: fn(&Registry, bool) -> Vec<FieldInfo>) -> bool {
+        [true, false]
+            .into_iter()
+            .all(|c| (a.typedef_fields)(self, c) == b(self, c))
+    }
+
+    /// Whether the type registered under a lookup key can be read boxed.
+    fn any_readable(&self, key: Option<&std::any::TypeId>) -> bool {
+        key.and_then(|k| self.by_type.get(k))
+            .and_then(|&i| self.entries.get(i))
+            .is_some_and(|e| e.any_reader.is_some())
     }
 
     /// Registers `C`, the case struct of `variant` of an enum registered as `own` (see

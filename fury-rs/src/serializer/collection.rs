@@ -235,6 +235,11 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
 macro_rules! set_impl {
     ($set:ident $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
         impl<T: WireType + $($bound)+ $(, $s: $($sb)+)?> WireType for std::collections::$set<T $(, $s)?> {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = TypeId::Set;
             const REF_TYPE: bool = true;
             fn field_type(
@@ -331,6 +336,11 @@ impl<T> From<Vec<T>> for List<T> {
 }
 
 impl<T: WireType> WireType for List<T> {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = TypeId::List;
     const REF_TYPE: bool = true;
     fn field_type(
@@ -407,6 +417,11 @@ impl<T> Default for Set<T> {
 }
 
 impl<T: WireType> WireType for Set<T> {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = TypeId::Set;
     const REF_TYPE: bool = true;
     fn field_type(

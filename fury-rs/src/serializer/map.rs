@@ -367,6 +367,12 @@ macro_rules! map_impl {
         impl<K: WireType + $($bound)+, V: WireType $(, $s: $($sb)+)?> WireType
             for std::collections::$map<K, V $(, $s)?>
         {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                K::reach(reach)?;
+                V::reach(reach)
+            }
+
             const TYPE_ID: TypeId = TypeId::Map;
             const REF_TYPE: bool = true;
             fn field_type(
@@ -448,6 +454,12 @@ impl<K, V> Default for Map<K, V> {
 }
 
 impl<K: WireType, V: WireType> WireType for Map<K, V> {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        K::reach(reach)?;
+        V::reach(reach)
+    }
+
     const TYPE_ID: TypeId = TypeId::Map;
     const REF_TYPE: bool = true;
     fn field_type(

@@ -99,6 +99,16 @@ pub trait WireType {
         false
     }
 
+    /// Walks the user types this type reaches, for registration (`Fury::register`): a
+    /// container walks its element types, a derived type registers itself and walks its
+    /// fields; other types reach none.
+    #[doc(hidden)]
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        let _ = reach;
+        Ok(())
+    }
+
     /// The declared type of a field (or element) of this type, as a TypeDef describes it.
     /// User types name their registered kind (e.g. COMPATIBLE_STRUCT in compatible mode).
     #[doc(hidden)]
@@ -632,6 +642,11 @@ pub(crate) fn null_of<'de, T: Deserialize<'de>>(ctx: &ReadContext<'de, '_>) -> R
 // ---- generic wrappers: Option, Box, references, slices, Vec ----
 
 impl<T: WireType> WireType for Option<T> {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = T::TYPE_ID;
     const NULLABLE: bool = true;
     const POLYMORPHIC: bool = T::POLYMORPHIC;
@@ -791,6 +806,11 @@ fn some_of_null<T>() -> crate::Error {
 macro_rules! delegate_serialize {
     ($outer:ty, [$($bound:tt)*], { $($wextra:tt)* }, { $($extra:tt)* }) => {
         impl<T: WireType $($bound)*> WireType for $outer {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
 
@@ -912,6 +932,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Box<T> {
 }
 
 impl<T: WireType> WireType for [T] {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
 }
 
@@ -932,6 +957,11 @@ impl<T: Serialize> Serialize for [T] {
 }
 
 impl<T: WireType> WireType for Vec<T> {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
     const REF_TYPE: bool = refs::container_is_ref_type(T::VEC_TYPE_ID);
     fn field_type(registry: &Registry, compatible: bool) -> FieldType {

@@ -88,6 +88,11 @@ pub fn finish<'de, R: ItemReader<'de>>(
 macro_rules! shared_pointer {
     ($ptr:ident, $slot:ident, $($bound:tt)*) => {
         impl<T: WireType $($bound)*> WireType for $ptr<T> {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
             const POLYMORPHIC: bool = T::POLYMORPHIC;
@@ -261,6 +266,11 @@ fn busy<T>() -> Error {
 macro_rules! cell {
     ($cell:ident, $borrow:ident, $borrow_mut:ident, $new:expr, $into:expr, $($bound:tt)*) => {
         impl<T: WireType $($bound)*> WireType for $cell<T> {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = T::NULLABLE;
             const POLYMORPHIC: bool = T::POLYMORPHIC;
@@ -367,6 +377,11 @@ macro_rules! weak_pointer {
         /// value was written before, as in a child's link to its parent); a dangling one as
         /// null. It reads back as a downgrade of the shared value.
         impl<T: WireType $($bound)*> WireType for $weak<T> {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = T::TYPE_ID;
             const NULLABLE: bool = true;
             // A dead link is written as null, but the field declares the pointee's type, as

@@ -58,6 +58,11 @@ fn read_sequence<'de, T: Deserialize<'de>>(
 macro_rules! list_like {
     ($($seq:ident),*) => {$(
         impl<T: WireType> WireType for $seq<T> {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = TypeId::List;
             const REF_TYPE: bool = true;
             fn field_type(registry: &Registry, compatible: bool) -> FieldType {
@@ -111,6 +116,11 @@ list_like!(VecDeque, LinkedList);
 /// equal heaps built differently may give different bytes. Duplicates are kept on the wire
 /// (a peer that reads a set, such as pyfory, drops them). It reads a SET or a LIST.
 impl<T: WireType + Ord> WireType for BinaryHeap<T> {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = TypeId::Set;
     const REF_TYPE: bool = true;
     fn field_type(registry: &Registry, compatible: bool) -> FieldType {
@@ -199,6 +209,11 @@ str_pointer!(Box, Rc, Arc);
 macro_rules! slice_pointer {
     ($($ptr:ident: |$v:ident| $from:expr),*) => {$(
         impl<T: WireType> WireType for $ptr<[T]> {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                T::reach(reach)
+            }
+
             const TYPE_ID: TypeId = T::VEC_TYPE_ID;
             const REF_TYPE: bool = container_is_ref_type(T::VEC_TYPE_ID);
             fn field_type(registry: &Registry, compatible: bool) -> FieldType {
@@ -255,6 +270,11 @@ slice_pointer!(
 /// accepts what `Vec<T>` accepts and then requires exactly `N` elements: any other count is a
 /// [`ErrorKind::TypeMismatch`] at the offset of the length.
 impl<T: WireType, const N: usize> WireType for [T; N] {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::reach(reach)
+    }
+
     const TYPE_ID: TypeId = T::VEC_TYPE_ID;
     const REF_TYPE: bool = container_is_ref_type(T::VEC_TYPE_ID);
     fn field_type(registry: &Registry, compatible: bool) -> FieldType {
@@ -321,6 +341,11 @@ where
     T: ?Sized + ToOwned,
     T::Owned: WireType,
 {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::Owned::reach(reach)
+    }
+
     const TYPE_ID: TypeId = <T::Owned as WireType>::TYPE_ID;
     const NULLABLE: bool = <T::Owned as WireType>::NULLABLE;
     const FIELD_NULLABLE: bool = <T::Owned as WireType>::FIELD_NULLABLE;
@@ -493,6 +518,11 @@ where
     T: ?Sized + ToOwned,
     T::Owned: WireType,
 {
+    #[inline]
+    fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+        T::Owned::reach(reach)
+    }
+
     const TYPE_ID: TypeId = <T::Owned as WireType>::TYPE_ID;
     const NULLABLE: bool = <T::Owned as WireType>::NULLABLE;
     const FIELD_NULLABLE: bool = <T::Owned as WireType>::FIELD_NULLABLE;
@@ -963,6 +993,12 @@ macro_rules! count {
 macro_rules! tuple {
     ($(($T:ident, $idx:tt)),+) => {
         impl<$($T: WireType),+> WireType for ($($T,)+) {
+            #[inline]
+            fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
+                $($T::reach(reach)?;)+
+                Ok(())
+            }
+
             const TYPE_ID: TypeId = TypeId::List;
             const REF_TYPE: bool = true;
             /// A list of UNKNOWN elements, as pyfory declares a `Tuple[...]` field, or a list
