@@ -64,6 +64,9 @@ pub struct ContainerAttrs {
     pub bound: Attr<Vec<syn::WherePredicate>>,
     /// `#[fury(ext)]`: written by the type's own `fury::Ext` impl, as EXT / NAMED_EXT.
     pub ext: Attr<()>,
+    /// `#[fury(rename_all = "camelCase")]`: serde's case conventions for field names (of a
+    /// struct) or variant names (of an enum).
+    pub rename_all: Attr<crate::case::RenameRule>,
 }
 
 /// `#[fury(...)]` on a field.
@@ -76,6 +79,9 @@ pub struct FieldAttrs {
     pub encoding: Attr<Encoding>,
     pub with: Attr<syn::Path>,
     pub default: Attr<DefaultValue>,
+    /// `#[fury(alias = "..")]`, any number: other names a peer's field may have (compatible
+    /// mode).
+    pub aliases: Vec<(String, Span)>,
 }
 
 /// `#[fury(...)]` on an enum variant.
@@ -123,6 +129,7 @@ impl ContainerAttrs {
             transparent: Attr::none("transparent"),
             bound: Attr::none("bound"),
             ext: Attr::none("ext"),
+            rename_all: Attr::none("rename_all"),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
@@ -145,9 +152,35 @@ impl ContainerAttrs {
                     )?;
                     out.bound.set(cx, sp, preds.into_iter().collect());
                 }
+                // #[fury(rename_all = "camelCase")]
+                "rename_all" => {
+                    let lit = str_value(meta)?;
+                    let rule =
+                        crate::case::RenameRule::from_name(&lit.value()).ok_or_else(|| {
+                            syn::Error::new(
+                                lit.span(),
+                                format!(
+                                    "unknown rename_all rule `{}`: expected {}",
+                                    lit.value(),
+                                    crate::case::RenameRule::NAMES
+                                ),
+                            )
+                        })?;
+                    out.rename_all.set(cx, sp, rule);
+                }
+                // serde's enum representations have no xlang form.
+                "tag" | "content" | "untagged" => {
+                    return Err(meta.error(format!(
+                        "`{}` has no form in this format: an enum with data is always a tagged \
+                         union (a case id, then the case value), which every peer reads; \
+                         remove the attribute (a case struct carries a variant's fields)",
+                        key(meta)
+                    )))
+                }
                 _ => return Err(meta.error(
                     "unknown fury attribute on a type: expected `id = N`, `namespace = \"..\"`, \
-                         `name = \"..\"`, `transparent`, `ext` or `bound = \"..\"`",
+                         `name = \"..\"`, `transparent`, `ext`, `bound = \"..\"` or \
+                         `rename_all = \"..\"`",
                 )),
             }
             Ok(())
@@ -167,6 +200,7 @@ impl FieldAttrs {
             encoding: Attr::none("encoding"),
             with: Attr::none("with"),
             default: Attr::none("default"),
+            aliases: Vec::new(),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
@@ -219,10 +253,41 @@ impl FieldAttrs {
                     };
                     out.default.set(cx, sp, v);
                 }
+                // #[fury(alias = "oldName")], repeatable
+                "alias" => {
+                    let name = str_value(meta)?.value();
+                    if out.aliases.iter().any(|(a, _)| *a == name) {
+                        cx.error_at(sp, format!("duplicate alias `{name}`"));
+                    } else {
+                        out.aliases.push((name, sp));
+                    }
+                }
+                "flatten" => {
+                    return Err(meta.error(
+                        "`flatten` has no form in this format: a struct field is a nested struct \
+                         on the wire, and the peers declare it as one; keep the nested struct, \
+                         or write its fields out in this struct",
+                    ))
+                }
+                "skip_serializing_if" | "skip_serializing" | "skip_deserializing" => {
+                    return Err(meta.error(format!(
+                        "`{}` has no form in this format: every field is written, because the \
+                         schema (field order, hash, TypeDef) lists it; use `Option<T>` for a value \
+                         that may be absent, or `skip` for a field that is never written",
+                        key(meta)
+                    )))
+                }
+                "serialize_with" | "deserialize_with" => {
+                    return Err(meta.error(
+                        "use `with = \"module\"`: `module::to_wire` and `module::from_wire` \
+                         convert the field to and from a type this format writes",
+                    ))
+                }
                 _ => {
                     return Err(meta.error(
                         "unknown fury attribute on a field: expected `id = N`, `rename = \"..\"`, \
-                         `skip`, `nullable`, `ref`, `encoding = \"..\"`, `with = \"..\"` or `default`",
+                         `alias = \"..\"`, `skip`, `nullable`, `ref`, `encoding = \"..\"`, \
+                         `with = \"..\"` or `default`",
                     ))
                 }
             }

@@ -68,6 +68,8 @@ pub struct Plan<'a> {
     /// For the fields of an enum variant written as its case struct: the name the variant's
     /// pattern binds the field to (a reference), read where a struct reads `this.member`.
     pub binding: Option<syn::Ident>,
+    /// `#[fury(alias = "..")]`: other names the field may have in a peer's TypeDef.
+    pub aliases: Vec<String>,
 }
 
 /// `Option<T>` -> `Some(T)`.
@@ -135,12 +137,20 @@ fn wrapper(ty: &Type) -> Option<(String, String)> {
 }
 
 impl<'a> Plan<'a> {
-    pub fn new(f: &'a ast::Field<'a>, index: usize, lifetimes: &[&syn::Lifetime]) -> Self {
+    pub fn new(
+        f: &'a ast::Field<'a>,
+        index: usize,
+        lifetimes: &[&syn::Lifetime],
+        rename_all: Option<crate::case::RenameRule>,
+    ) -> Self {
         let a = &f.attrs;
-        let wire_name = match (a.rename.get(), &f.member) {
-            (Some(r), _) => r.clone(),
-            (None, syn::Member::Named(i)) => i.to_string().trim_start_matches("r#").to_string(),
-            (None, syn::Member::Unnamed(i)) => format!("_{}", i.index),
+        let wire_name = match (a.rename.get(), &f.member, rename_all) {
+            (Some(r), _, _) => r.clone(),
+            (None, syn::Member::Named(i), rule) => {
+                let name = i.to_string().trim_start_matches("r#").to_string();
+                rule.map_or(name.clone(), |r| r.field(&name))
+            }
+            (None, syn::Member::Unnamed(i), _) => format!("_{}", i.index),
         };
         let with = a.with.get().cloned();
         let is_option = with.is_none() && option_inner(f.ty).is_some();
@@ -190,6 +200,7 @@ impl<'a> Plan<'a> {
             rank: 0,
             index,
             binding: None,
+            aliases: a.aliases.iter().map(|(n, _)| n.clone()).collect(),
         }
     }
 

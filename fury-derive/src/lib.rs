@@ -16,6 +16,7 @@
 mod ast;
 mod attr;
 mod bound;
+mod case;
 mod check;
 mod ctxt;
 mod enums;

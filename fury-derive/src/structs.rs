@@ -28,7 +28,7 @@ pub fn derive(cx: &Ctxt, cont: &Container, style: Style, fields: &[Field]) -> To
         .iter()
         .filter(|f| !f.attrs.skip.is_set())
         .enumerate()
-        .map(|(i, f)| Plan::new(f, i, &lifetimes))
+        .map(|(i, f)| Plan::new(f, i, &lifetimes, cont.attrs.rename_all.get().copied()))
         .collect();
     rank(&mut plans);
     let mut seen = std::collections::HashMap::new();
@@ -202,6 +202,10 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
         )
     };
     let layout = quote! { <Self as ::fury::__private::StructLayout> };
+    let aliases = plans.iter().flat_map(|p| {
+        let wire = &p.wire_name;
+        p.aliases.iter().map(move |a| quote! { (#wire, #a) })
+    });
     let reaches = plans.iter().map(|p| {
         let ty = codec_type(p, true);
         let name = &p.wire_name;
@@ -215,6 +219,10 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
             fn reach_fields(reach: &mut ::fury::__private::Reach<'_>) -> ::fury::Result<()> {
                 #(#reaches)*
                 ::std::result::Result::Ok(())
+            }
+
+            fn field_aliases() -> &'static [(&'static str, &'static str)] {
+                &[#(#aliases),*]
             }
 
             fn typedef_fields(

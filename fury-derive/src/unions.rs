@@ -36,9 +36,14 @@ pub fn is_union(variants: &[Variant]) -> bool {
         .any(|v| !v.fields.is_empty() || v.attrs.unknown.is_set())
 }
 
-/// The name of a variant on the wire: its identifier as written.
-fn variant_name(v: &Variant) -> String {
-    v.ident.to_string().trim_start_matches("r#").to_string()
+/// The name of a variant on the wire: its identifier as written, or under the enum's
+/// `rename_all` rule.
+fn variant_name(cont: &Container, v: &Variant) -> String {
+    let name = v.ident.to_string().trim_start_matches("r#").to_string();
+    match cont.attrs.rename_all.get() {
+        Some(rule) => rule.variant(&name),
+        None => name,
+    }
 }
 
 /// The hidden case struct of a variant with several fields, and its type (with the enum's
@@ -154,7 +159,7 @@ fn case_write(cont: &Container, v: &Variant, id: u32, case_ty: &TokenStream) -> 
         .filter(|f| !f.attrs.skip.is_set())
         .enumerate()
         .map(|(i, f)| {
-            let mut p = Plan::new(f, i, &lifetimes);
+            let mut p = Plan::new(f, i, &lifetimes, None);
             p.binding = Some(binding(i));
             p
         })
@@ -277,7 +282,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 writes.push(case_write(cont, v, *id, &case_ty));
                 reads.push(case_read(v, *id, &case_ty));
                 visits.push(case_visit(v));
-                let vname = variant_name(v);
+                let vname = variant_name(cont, v);
                 parts.push(quote! { registry.add_case_struct::<#case_ty>(own, #vname)?; });
                 case_structs.push(decl);
             }
@@ -294,9 +299,11 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                 .filter(|f| !f.attrs.skip.is_set() && !f.attrs.with.is_set())
                 .map(move |f| {
                     let path = match (&f.member, one) {
-                        (_, true) => variant_name(v),
-                        (syn::Member::Named(i), _) => format!("{}.{}", variant_name(v), i),
-                        (syn::Member::Unnamed(i), _) => format!("{}._{}", variant_name(v), i.index),
+                        (_, true) => variant_name(cont, v),
+                        (syn::Member::Named(i), _) => format!("{}.{}", variant_name(cont, v), i),
+                        (syn::Member::Unnamed(i), _) => {
+                            format!("{}._{}", variant_name(cont, v), i.index)
+                        }
                     };
                     let ty = f.ty;
                     quote! { reach.field(#path, <#ty as ::fury::WireType>::reach)?; }

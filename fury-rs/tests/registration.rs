@@ -147,7 +147,10 @@ fn two_types_under_one_id_are_refused_naming_both() {
     let mut fury = Fury::default();
     fury.register::<Loc>().unwrap();
     let e = fury.register::<Other>().unwrap_err().to_string();
-    assert!(e.contains("Other") && e.contains("Loc") && e.contains("id 102"), "{e}");
+    assert!(
+        e.contains("Other") && e.contains("Loc") && e.contains("id 102"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -167,11 +167,27 @@ pub(crate) fn name_of(id: &FieldId) -> String {
     }
 }
 
-/// Builds the plan for reading `remote` fields into local fields `local` (wire order).
-pub fn build_plan(remote: &[FieldInfo], local: &[FieldInfo], rust_name: &str) -> Result<ReadPlan> {
+/// Builds the plan for reading `remote` fields into local fields `local` (wire order). A
+/// remote field no local field is named after goes to the local field that has its name as
+/// an alias (`aliases`: `(local name, alias)` pairs).
+pub fn build_plan(
+    remote: &[FieldInfo],
+    local: &[FieldInfo],
+    aliases: &[(&str, &str)],
+    rust_name: &str,
+) -> Result<ReadPlan> {
     let mut steps = Vec::with_capacity(remote.len());
     for rf in remote {
-        let found = local.iter().position(|lf| same_id(&lf.id, &rf.id));
+        let found = local
+            .iter()
+            .position(|lf| same_id(&lf.id, &rf.id))
+            .or_else(|| {
+                let (name, _) = aliases
+                    .iter()
+                    .find(|(_, alias)| same_id(&FieldId::Name((*alias).to_string()), &rf.id))?;
+                let name = FieldId::Name((*name).to_string());
+                local.iter().position(|lf| same_id(&lf.id, &name))
+            });
         if let Some(lf) = found.and_then(|i| local.get(i)) {
             if !readable(&rf.field_type, &lf.field_type) {
                 return Err(Error::new(ErrorKind::TypeMismatch {

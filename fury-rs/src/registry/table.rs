@@ -96,6 +96,12 @@ pub trait UserType {
         None
     }
 
+    /// `(field, alias)` pairs: other names a peer's TypeDef may give a field
+    /// (`#[fury(alias = "..")]`), matched when no field has the peer's name.
+    fn field_aliases() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Walks the types the fields (or variants) of this type reach (see [`Reach`]).
     fn reach_fields(reach: &mut Reach<'_>) -> Result<()> {
         let _ = reach;
@@ -222,6 +228,8 @@ pub struct TypeEntry {
     pub(crate) schema_hashes: [OnceLock<i32>; 2],
     /// Reads a value of this type as a `dyn AnyObject` (see [`UserType::any_reader`]).
     pub(crate) any_reader: Option<AnyReaderSlot>,
+    /// Other names of fields in peers' TypeDefs (see [`UserType::field_aliases`]).
+    pub(crate) aliases: &'static [(&'static str, &'static str)],
 }
 
 /// Human-readable registration, e.g. `id 100` or `demo.Person`.
@@ -557,6 +565,7 @@ impl Registry {
             typedefs: [OnceLock::new(), OnceLock::new()],
             schema_hashes: [OnceLock::new(), OnceLock::new()],
             any_reader: T::any_reader(),
+            aliases: T::field_aliases(),
         });
         let own = self.entries.last().map(|e| e.registration.clone());
         match own {

@@ -55,6 +55,7 @@ fn resolve_plan<'de, T: UserType>(
     let plan = Arc::new(build_plan(
         &remote.def.fields,
         &local_true.fields,
+        entry.aliases,
         entry.rust_name,
     )?);
     if let Ok(mut plans) = remote.plans.lock() {

@@ -55,11 +55,20 @@ use crate::types::{RefFlag, TypeId};
 /// - `#[fury(bound = "T: ..")]`: the where clause of the generated impls, instead of the
 ///   inferred `T: Serialize + DeserializeOwned + 'static` for each type parameter a field
 ///   uses.
+/// - `#[fury(rename_all = "camelCase")]`: serde's case conventions (`lowercase`,
+///   `UPPERCASE`, `PascalCase`, `camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`,
+///   `kebab-case`, `SCREAMING-KEBAB-CASE`) for the field names of a struct, or for the variant
+///   names of an enum (the names its case structs take).
+/// - serde's `tag`, `content` and `untagged` are compile errors: an enum with data is always a
+///   tagged union here.
 ///
 /// On a field:
 /// - `#[fury(id = N)]`: a tag id, which replaces the name in field order, fingerprint and
 ///   TypeDef (as pyfory's `field(id=..)`).
 /// - `#[fury(rename = "..")]`: the peers' field name (tuple fields are `_0`, `_1`, ...).
+/// - `#[fury(alias = "..")]` (any number): another name a peer's field may have; in
+///   compatible mode a peer field of that name, when no field has its name, is read into
+///   this one.
 /// - `#[fury(skip)]`: not serialized; read as `Default::default()`.
 /// - `#[fury(nullable)]`: a null flag precedes a field whose Rust type cannot be null.
 /// - `#[fury(ref)]` (or `ref = false`): the field tracks references when reference tracking
@@ -71,6 +80,9 @@ use crate::types::{RefFlag, TypeId};
 ///   for types the user does not own.
 /// - `#[fury(default)]` or `#[fury(default = "path")]`: the value (`Default::default()` or
 ///   `path()`) of a field that a peer's TypeDef lacks, in compatible mode.
+/// - serde's `flatten`, `skip_serializing_if`, `skip_serializing`, `skip_deserializing`,
+///   `serialize_with` and `deserialize_with` are compile errors that say what to use instead
+///   (a nested struct, `Option<T>` or `skip`, `with`).
 ///
 /// On an enum variant: `#[fury(id = N)]`, the variant id (default: its position from 0).
 ///
