@@ -41,6 +41,8 @@ cargo test --workspace
 cargo build --quiet --workspace --bins --examples
 echo "== the tour (the README's main command) runs to the end"
 target/debug/examples/tour > /dev/null
+echo "== the inventory model (enums with data, generics, registration that follows the types) in every mode"
+target/debug/examples/inventory
 echo "== a foreign type as an extension type, byte for byte with a pyfory custom serializer"
 target/debug/examples/uuid_ext
 
