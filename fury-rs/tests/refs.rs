@@ -442,3 +442,42 @@ fn back_references_to_an_untracked_value_cannot_multiply_it() {
         "{e}"
     );
 }
+
+/// The fuzzer's graph that the reader built and the writer refused (issue 29): with tracking
+/// off, a root flagged REF_VALUE (`00`) took a reference slot and the field's back reference
+/// (`fe 00`) made the node its own `next`, a cycle this side could not write back (depth
+/// limit) and that leaked. Without tracking a value takes no slot now, so the back reference
+/// is an error; with tracking the same bytes are the cycle, and write back as they came.
+#[test]
+fn without_tracking_a_ref_value_flag_takes_no_reference_slot() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    #[derive(fury::FuryObject, Debug)]
+    #[fury(id = 300)]
+    struct Node {
+        value: i32,
+        #[fury(ref)]
+        next: Option<Rc<RefCell<Node>>>,
+    }
+    let input = unhex("01 00 1b ac 02 49 f9 6b 19 02 fe 00");
+    for compatible in [false] {
+        let mut plain = Fury::builder()
+            .ref_tracking(false)
+            .compatible(compatible)
+            .build();
+        plain.register::<Node>().unwrap();
+        let e = plain.deserialize::<Rc<RefCell<Node>>>(&input).unwrap_err();
+        assert!(e.to_string().contains("reference"), "{e}");
+    }
+    let mut tracking = Fury::builder()
+        .ref_tracking(true)
+        .compatible(false)
+        .build();
+    tracking.register::<Node>().unwrap();
+    let node: Rc<RefCell<Node>> = tracking.deserialize(&input).unwrap();
+    assert_eq!(node.borrow().value, 1);
+    assert!(Rc::ptr_eq(node.borrow().next.as_ref().unwrap(), &node));
+    assert_eq!(tracking.serialize(&node).unwrap(), input);
+    // Break the cycle so the test does not leak.
+    node.borrow_mut().next = None;
+}

@@ -57,6 +57,10 @@ pub fn read_flag<'de, R: ItemReader<'de>>(
     match ctx.ref_flag()? {
         RefFlag::Null => Ok(Flagged::Done(item.null(ctx)?)),
         RefFlag::NotNull => Ok(Flagged::Read(None)),
+        // Without tracking a value takes no reference slot, whatever its flag says (the
+        // official crate writes REF_VALUE in places with tracking off): nothing can refer
+        // back to it, so no input builds a graph (a cycle) this side could not write back.
+        RefFlag::RefValue if !ctx.ref_tracking() => Ok(Flagged::Read(None)),
         RefFlag::RefValue => {
             ctx.charge(std::mem::size_of::<RefSlot>() + std::mem::size_of::<u32>())?;
             let slot = ctx.reserve_ref(!item.dynamic_refs());
