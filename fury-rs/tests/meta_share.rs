@@ -397,6 +397,25 @@ fn a_connection_keeps_a_bounded_number_of_names() {
         matches!(err.kind(), ErrorKind::LengthTooLarge { .. }),
         "{err}"
     );
+    // The refused message announced nothing, and what the connection held stays valid: a
+    // message naming the first strings by back reference still reads (issue 29: the table
+    // used to be cleared, and every later message failed).
+    let mut send = WriteMeta::new();
+    let mut first = Vec::new();
+    fury.serialize_with_meta(&Color::Red, &mut first, &mut send)
+        .unwrap();
+    let mut by_reference = Vec::new();
+    fury.serialize_with_meta(&Color::Red, &mut by_reference, &mut send)
+        .unwrap();
+    assert!(by_reference.len() < first.len());
+    assert_eq!(
+        fury.deserialize_with_meta::<Color>(&by_reference, &mut recv)
+            .unwrap(),
+        Color::Red
+    );
+    assert!(fury
+        .deserialize_with_meta::<Color>(&plain, &mut recv)
+        .is_err());
 }
 
 #[cfg(feature = "tokio")]

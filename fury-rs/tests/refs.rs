@@ -469,10 +469,7 @@ fn without_tracking_a_ref_value_flag_takes_no_reference_slot() {
         let e = plain.deserialize::<Rc<RefCell<Node>>>(&input).unwrap_err();
         assert!(e.to_string().contains("reference"), "{e}");
     }
-    let mut tracking = Fury::builder()
-        .ref_tracking(true)
-        .compatible(false)
-        .build();
+    let mut tracking = Fury::builder().ref_tracking(true).compatible(false).build();
     tracking.register::<Node>().unwrap();
     let node: Rc<RefCell<Node>> = tracking.deserialize(&input).unwrap();
     assert_eq!(node.borrow().value, 1);

@@ -131,33 +131,35 @@ impl ReadMeta {
     pub(crate) fn keep_strings(&mut self, mut earlier: Vec<EncodedMetaString>) -> Result<()> {
         let announced = std::mem::take(&mut self.strings);
         let bytes: usize = announced.iter().map(|s| s.bytes().len()).sum();
-        self.string_bytes += bytes;
-        earlier.extend(announced);
-        self.strings = earlier;
-        let over = if self.strings.len() > MAX_CONNECTION_META_STRINGS {
+        let count = earlier.len() + announced.len();
+        let total = self.string_bytes.saturating_add(bytes);
+        let over = if count > MAX_CONNECTION_META_STRINGS {
             Some((
                 "meta strings announced on one connection",
-                self.strings.len(),
+                count,
                 MAX_CONNECTION_META_STRINGS,
             ))
-        } else if self.string_bytes > MAX_CONNECTION_META_STRING_BYTES {
+        } else if total > MAX_CONNECTION_META_STRING_BYTES {
             Some((
                 "bytes of the meta strings announced on one connection",
-                self.string_bytes,
+                total,
                 MAX_CONNECTION_META_STRING_BYTES,
             ))
         } else {
             None
         };
         if let Some((what, declared, limit)) = over {
-            self.strings.clear();
-            self.string_bytes = 0;
+            // The message is refused; what the connection held before it stays valid.
+            self.strings = earlier;
             return Err(Error::new(ErrorKind::LengthTooLarge {
                 what,
                 declared: declared as u64,
                 limit: limit as u64,
             }));
         }
+        self.string_bytes = total;
+        earlier.extend(announced);
+        self.strings = earlier;
         Ok(())
     }
 }
