@@ -478,3 +478,29 @@ fn without_tracking_a_ref_value_flag_takes_no_reference_slot() {
     // Break the cycle so the test does not leak.
     node.borrow_mut().next = None;
 }
+
+/// A `Value` read from a struct with a declared map whose values are tracked (issue 29 item
+/// 6: `Dict[str, List[Optional[int]]]`, reference tracking on) writes back to bytes that
+/// decode to it (it failed to write at all). The streams are pyfory 1.7.7's (`S` registered
+/// as 900, compatible mode): `S({"a": [1, None], "b": []})`, written back byte for byte, and,
+/// with one list shared, `S({"x": s, "y": s})`, whose back reference a `Value` keeps as a
+/// copy (so it writes the list twice).
+#[test]
+fn a_value_with_a_tracked_declared_map_writes_back() {
+    let fury = Fury::builder().ref_tracking(true).compatible(true).build();
+    let plain = unhex(
+        "01 00 1c 00 09 f0 d8 c4 6b 59 2c 1c c1 84 07 40 18 54 58 1e 30 02 2c 02 04 61 00 02 0e \
+         ff 02 fd 04 62 00 00",
+    );
+    let shared = unhex(
+        "01 00 1c 00 09 f0 d8 c4 6b 59 2c 1c c1 84 07 40 18 54 58 1e 30 02 2c 02 04 78 00 01 0c \
+         0e 04 79 fe 01",
+    );
+    let v: Value = fury.deserialize(&plain).unwrap();
+    assert_eq!(fury.serialize(&v).unwrap(), plain);
+    let r: fury::ValueRef<'_> = fury.deserialize(&plain).unwrap();
+    assert_eq!(fury.serialize(&r).unwrap(), plain);
+    let v: Value = fury.deserialize(&shared).unwrap();
+    let again = fury.serialize(&v).unwrap();
+    assert_eq!(fury.deserialize::<Value>(&again).unwrap(), v);
+}

@@ -465,22 +465,34 @@ fn write_declared_map<F: Form>(
     if k_any && v_any {
         return write_map(pairs.len(), pairs.iter().map(|(k, v)| (k, v)), false, ctx);
     }
-    // With tracking on, a side of a tracked kind carries flags and ids (spec 09 §9.6), which
-    // this writer does not produce for declared maps yet; nor for a tracked value (a list, a
-    // struct...) on an `any` side.
+    // With tracking on, a side of a tracked kind carries a reference flag before each of its
+    // values (TRACK_REF in the chunk header; spec 09 §9.6), as pyfory writes it. A tracked
+    // value (a list, a struct...) on an `any` side is not written here yet.
     let tracked_value = |v: &DynamicValue<F>| v.type_id().is_tracked();
     if ctx.ref_tracking()
-        && (tracked_elements(kt.type_id)
-            || tracked_elements(vt.type_id)
-            || (k_any && pairs.iter().any(|(k, _)| tracked_value(k)))
+        && ((k_any && pairs.iter().any(|(k, _)| tracked_value(k)))
             || (v_any && pairs.iter().any(|(_, v)| tracked_value(v))))
     {
         return Err(unsupported(
-            "a declared map with reference-tracked keys or values in a dynamic struct".to_string(),
+            "a declared map with reference-tracked values on a side of type `any` in a dynamic \
+             struct"
+                .to_string(),
         ));
     }
+    let k_track = ctx.ref_tracking() && tracked_elements(kt.type_id);
+    let v_track = ctx.ref_tracking() && tracked_elements(vt.type_id);
     let k_decl = !k_any && !is_struct_kind(kt.type_id);
     let v_decl = !v_any && !is_struct_kind(vt.type_id);
+    // A back reference has no type info to open a chunk with on an undeclared side.
+    if pairs.iter().any(|(k, v)| {
+        (!k_decl && matches!(k, DynamicValue::Ref(_)))
+            || (!v_decl && matches!(v, DynamicValue::Ref(_)))
+    }) {
+        return Err(unsupported(
+            "a back reference on a side of a map whose type is not declared, in a dynamic struct"
+                .to_string(),
+        ));
+    }
     ctx.length(pairs.len())?;
     if pairs.is_empty() {
         return Ok(());
@@ -493,7 +505,9 @@ fn write_declared_map<F: Form>(
             if let Some((at, n, ..)) = open.take() {
                 ctx.writer.patch_u8(at, n);
             }
-            if matches!(k, DynamicValue::Ref(_)) || matches!(v, DynamicValue::Ref(_)) {
+            if (matches!(k, DynamicValue::Ref(_)) && !k_track)
+                || (matches!(v, DynamicValue::Ref(_)) && !v_track)
+            {
                 return Err(invalid(
                     "a DynamicValue::Ref in a map without reference tracking".to_string(),
                 ));
@@ -537,6 +551,12 @@ fn write_declared_map<F: Form>(
             if v_decl {
                 h |= VALUE_DECLARED;
             }
+            if k_track {
+                h |= KEY_TRACK_REF;
+            }
+            if v_track {
+                h |= VALUE_TRACK_REF;
+            }
             ctx.writer.u8(h);
             let at = ctx.writer.len();
             ctx.writer.u8(0);
@@ -548,8 +568,13 @@ fn write_declared_map<F: Form>(
             }
             open = Some((at, 0, k, v));
         }
-        write_side(k, kt, k_decl, ctx)?;
-        write_side(v, vt, v_decl, ctx)?;
+        // A tracked side's flag: a back reference stands for the value.
+        if !(k_track && k.write_ref_flag(ctx, true)?) {
+            write_side(k, kt, k_decl, ctx)?;
+        }
+        if !(v_track && v.write_ref_flag(ctx, true)?) {
+            write_side(v, vt, v_decl, ctx)?;
+        }
         if let Some(o) = open.as_mut() {
             o.1 += 1;
         }
