@@ -17,6 +17,7 @@ pub struct Config {
     pub(crate) max_depth: u32,
     pub(crate) typedef_limits: TypeDefLimits,
     pub(crate) typedef_cache_entries: usize,
+    pub(crate) typedef_cache_bytes: usize,
     pub(crate) max_alloc: usize,
 }
 
@@ -29,6 +30,7 @@ impl Default for Config {
             max_depth: Config::DEFAULT_MAX_DEPTH,
             typedef_limits: TypeDefLimits::default(),
             typedef_cache_entries: 1024,
+            typedef_cache_bytes: crate::registry::DEFAULT_TYPEDEF_CACHE_BYTES,
             max_alloc: usize::MAX,
         }
     }

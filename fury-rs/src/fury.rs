@@ -108,12 +108,22 @@ impl FuryBuilder {
         self
     }
 
+    /// Most heap bytes the remote TypeDefs kept parsed by the instance take; the oldest are
+    /// evicted to make room. Default: [`DEFAULT_TYPEDEF_CACHE_BYTES`](crate::registry::DEFAULT_TYPEDEF_CACHE_BYTES) (16 MiB).
+    pub fn typedef_cache_bytes(mut self, bytes: usize) -> Self {
+        self.config.typedef_cache_bytes = bytes;
+        self
+    }
+
     /// Finishes the builder.
     pub fn build(self) -> Fury {
         let mut registry = Registry::new(self.config.ref_tracking);
         registry.set_compatible(self.config.compatible);
         Fury {
-            typedef_cache: Arc::new(TypeDefCache::new(self.config.typedef_cache_entries)),
+            typedef_cache: Arc::new(TypeDefCache::with_limits(
+                self.config.typedef_cache_entries,
+                self.config.typedef_cache_bytes,
+            )),
             registry,
             config: self.config,
         }

@@ -244,6 +244,36 @@ fn the_cache_stays_bounded() {
         assert!(matches!(v, Value::Struct(_)));
     }
     assert_eq!(fury.typedef_cache().len(), 3);
+    // The newest are kept: the cache is never full for good (issue 29 item 2). The last
+    // TypeDef read is cached, so reading it again parses nothing new.
+    let body = [0xc1, 19, 0x40, 0x05, 0x5c];
+    let mut s = stream_with_body(&body);
+    s.push(0x02);
+    let _: Value = fury.deserialize(&s).unwrap();
+    assert_eq!(fury.typedef_cache().len(), 3);
+}
+
+#[test]
+fn the_cache_is_bounded_in_bytes_and_evicts_the_oldest() {
+    let probe = Fury::builder().compatible(true).build();
+    let one = {
+        let mut s = stream_with_body(&[0xc1, 0, 0x40, 0x05, 0x5c]);
+        s.push(0x02);
+        let _: Value = probe.deserialize(&s).unwrap();
+        probe.typedef_cache().bytes()
+    };
+    assert!(one > 0);
+    let fury = Fury::builder()
+        .compatible(true)
+        .typedef_cache_bytes(one * 4)
+        .build();
+    for id in 0..50u8 {
+        let mut s = stream_with_body(&[0xc1, id, 0x40, 0x05, 0x5c]);
+        s.push(0x02);
+        let _: Value = fury.deserialize(&s).unwrap();
+        assert!(fury.typedef_cache().bytes() <= one * 4);
+    }
+    assert_eq!(fury.typedef_cache().len(), 4);
 }
 
 #[test]

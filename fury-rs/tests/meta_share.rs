@@ -472,3 +472,77 @@ fn the_codec_shares_meta_per_connection_when_asked() {
     next.encode(order(0), &mut w).unwrap();
     assert_eq!(w.len(), lens[0]);
 }
+
+macro_rules! small_types {
+    ($($t:ident = $id:literal),*) => {$(
+        #[derive(FuryObject, Debug, Clone, Copy, PartialEq)]
+        #[fury(id = $id)]
+        struct $t {
+            x: i32,
+        }
+    )*};
+}
+small_types!(T0 = 900, T1 = 901, T2 = 902);
+
+/// The reader's version of `T0`..`T2`: one more field, so the writer's TypeDefs are not its
+/// own (a connection keeps them parsed).
+macro_rules! reader_types {
+    ($($t:ident = $id:literal),*) => {$(
+        #[derive(FuryObject, Debug, Clone, Copy, PartialEq)]
+        #[fury(id = $id)]
+        struct $t {
+            x: i32,
+            y: Option<i32>,
+        }
+    )*};
+}
+reader_types!(R0 = 900, R1 = 901, R2 = 902);
+
+/// A connection's TypeDefs are bounded in heap bytes (issue 29 item 1): a message past the
+/// budget is refused naming it, and what the connection held before stays valid.
+#[test]
+fn a_connection_keeps_typedefs_within_its_byte_budget() {
+    let mut fury = Fury::default();
+    fury.register::<T0>().unwrap();
+    fury.register::<T1>().unwrap();
+    fury.register::<T2>().unwrap();
+    let mut reader = Fury::default();
+    reader.register::<R0>().unwrap();
+    reader.register::<R1>().unwrap();
+    reader.register::<R2>().unwrap();
+    let mut send = WriteMeta::new();
+    let mut msgs: Vec<Vec<u8>> = Vec::new();
+    for (i, m) in [0, 1, 2, 0].into_iter().enumerate() {
+        let mut out = Vec::new();
+        let x = i as i32;
+        match m {
+            0 => fury.serialize_with_meta(&T0 { x }, &mut out, &mut send),
+            1 => fury.serialize_with_meta(&T1 { x }, &mut out, &mut send),
+            _ => fury.serialize_with_meta(&T2 { x }, &mut out, &mut send),
+        }
+        .unwrap();
+        msgs.push(out);
+    }
+    // One TypeDef's cost, then a budget for two and a half.
+    let mut probe = ReadMeta::new();
+    let _: R0 = reader.deserialize_with_meta(&msgs[0], &mut probe).unwrap();
+    let one = probe.typedef_bytes();
+    assert!(one > 0);
+    let mut recv = ReadMeta::with_typedef_budget(one * 5 / 2);
+    let r0: R0 = reader.deserialize_with_meta(&msgs[0], &mut recv).unwrap();
+    assert_eq!((r0.x, r0.y), (0, None));
+    let r1: R1 = reader.deserialize_with_meta(&msgs[1], &mut recv).unwrap();
+    assert_eq!(r1.x, 1);
+    let e = reader
+        .deserialize_with_meta::<R2>(&msgs[2], &mut recv)
+        .unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::LengthTooLarge { .. })
+            && e.to_string().contains("heap bytes of the TypeDefs"),
+        "{e}"
+    );
+    assert!(recv.typedef_bytes() <= one * 5 / 2);
+    // T0 again, by back reference: the connection still holds it.
+    let again: R0 = reader.deserialize_with_meta(&msgs[3], &mut recv).unwrap();
+    assert_eq!(again.x, 3);
+}

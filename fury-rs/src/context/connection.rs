@@ -11,6 +11,11 @@ use crate::meta::{EncodedMetaString, MetaStringWriteState};
 /// hostile connection cannot grow it without bound.
 pub const MAX_CONNECTION_TYPEDEFS: usize = 4096;
 
+/// The most heap bytes the TypeDefs a [`ReadMeta`] keeps may take, unless
+/// [`ReadMeta::with_typedef_budget`] sets another budget: a message announcing more is
+/// refused, and the connection keeps what it held before it.
+pub const DEFAULT_CONNECTION_TYPEDEF_BYTES: usize = 4 << 20;
+
 /// The most meta strings (names of named types) a [`ReadMeta`] keeps, and their most bytes
 /// in all: a peer announcing more is refused.
 pub const MAX_CONNECTION_META_STRINGS: usize = 4096;
@@ -86,9 +91,19 @@ impl WriteMeta {
 
 /// The receiving side of a connection's shared type metadata: the TypeDefs the peer
 /// announced in earlier messages, by their number (see [`WriteMeta`]).
-#[derive(Default)]
+///
+/// What it keeps is bounded: at most [`MAX_CONNECTION_TYPEDEFS`] TypeDefs taking at most
+/// [`DEFAULT_CONNECTION_TYPEDEF_BYTES`] of heap (or the budget of
+/// [`ReadMeta::with_typedef_budget`]), and [`MAX_CONNECTION_META_STRINGS`] meta strings of at
+/// most 1 MiB. A message that would go past a bound is refused with an error naming it, and
+/// the connection keeps what it held before that message.
 pub struct ReadMeta {
     defs: Vec<SharedDef>,
+    /// How many of `defs` earlier messages announced (those of a refused message are not
+    /// kept).
+    kept: usize,
+    typedef_bytes: usize,
+    typedef_budget: usize,
     /// The meta strings of earlier messages, by id; while a message is read, its context
     /// borrows them and this holds the ones the message announces.
     strings: Vec<EncodedMetaString>,
@@ -104,10 +119,43 @@ impl std::fmt::Debug for ReadMeta {
     }
 }
 
+impl Default for ReadMeta {
+    fn default() -> Self {
+        ReadMeta {
+            defs: Vec::new(),
+            kept: 0,
+            typedef_bytes: 0,
+            typedef_budget: DEFAULT_CONNECTION_TYPEDEF_BYTES,
+            strings: Vec::new(),
+            string_bytes: 0,
+        }
+    }
+}
+
 impl ReadMeta {
     /// An empty state, for a new connection.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty state whose TypeDefs may take at most `bytes` of heap (default
+    /// [`DEFAULT_CONNECTION_TYPEDEF_BYTES`]).
+    ///
+    /// ```
+    /// use fury::connection::ReadMeta;
+    /// let meta = ReadMeta::with_typedef_budget(256 * 1024);
+    /// assert_eq!(meta.typedef_bytes(), 0);
+    /// ```
+    pub fn with_typedef_budget(bytes: usize) -> Self {
+        ReadMeta {
+            typedef_budget: bytes,
+            ..Self::default()
+        }
+    }
+
+    /// The heap bytes the TypeDefs kept so far take.
+    pub fn typedef_bytes(&self) -> usize {
+        self.typedef_bytes
     }
 
     /// How many TypeDefs the peer announced so far.
@@ -232,15 +280,43 @@ impl<'r> ReadContext<'_, 'r> {
             .iter()
             .map(EncodedMetaString::from_wire)
             .collect();
-        if meta.defs.len() > MAX_CONNECTION_TYPEDEFS {
-            let n = meta.defs.len();
-            meta.defs.truncate(MAX_CONNECTION_TYPEDEFS);
+        let added: usize = meta
+            .defs
+            .get(meta.kept..)
+            .unwrap_or_default()
+            .iter()
+            .map(|d| match d {
+                SharedDef::Local { .. } => 0,
+                SharedDef::Remote(r) => r.def.heap_bytes(),
+            })
+            .sum();
+        let bytes = meta.typedef_bytes.saturating_add(added);
+        let over = if meta.defs.len() > MAX_CONNECTION_TYPEDEFS {
+            Some((
+                "TypeDefs announced on one connection",
+                meta.defs.len(),
+                MAX_CONNECTION_TYPEDEFS,
+            ))
+        } else if bytes > meta.typedef_budget {
+            Some((
+                "heap bytes of the TypeDefs announced on one connection",
+                bytes,
+                meta.typedef_budget,
+            ))
+        } else {
+            None
+        };
+        if let Some((what, declared, limit)) = over {
+            // The message is refused; the connection keeps what it held before it.
+            meta.defs.truncate(meta.kept);
             return Err(Error::new(ErrorKind::LengthTooLarge {
-                what: "TypeDefs announced on one connection",
-                declared: n as u64,
-                limit: MAX_CONNECTION_TYPEDEFS as u64,
+                what,
+                declared: declared as u64,
+                limit: limit as u64,
             }));
         }
+        meta.kept = meta.defs.len();
+        meta.typedef_bytes = bytes;
         Ok(())
     }
 }

@@ -18,7 +18,10 @@ mod refs;
 mod spare;
 mod write;
 
-pub use connection::{ReadMeta, WriteMeta, MAX_CONNECTION_META_STRINGS, MAX_CONNECTION_TYPEDEFS};
+pub use connection::{
+    ReadMeta, WriteMeta, DEFAULT_CONNECTION_TYPEDEF_BYTES, MAX_CONNECTION_META_STRINGS,
+    MAX_CONNECTION_TYPEDEFS,
+};
 
 /// How many elements beyond its length a stream may declare in runs of payloads that take no
 /// bytes (lists of empty compatible structs); see `ReadContext::claim_zero_size_elements`.

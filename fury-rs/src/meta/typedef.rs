@@ -52,6 +52,16 @@ pub struct FieldType {
 }
 
 impl FieldType {
+    /// The heap bytes of its children, recursively.
+    fn heap_bytes(&self) -> usize {
+        self.children.capacity() * std::mem::size_of::<FieldType>()
+            + self
+                .children
+                .iter()
+                .map(FieldType::heap_bytes)
+                .sum::<usize>()
+    }
+
     /// A type without children.
     pub fn leaf(id: TypeId) -> Self {
         FieldType {
@@ -192,6 +202,25 @@ impl Default for TypeDefLimits {
             max_size: 64 * 1024,
             max_fields: 1024,
         }
+    }
+}
+
+impl TypeDef {
+    /// The heap bytes this parsed definition holds (its encoding, fields, names and nested
+    /// types): what keeping it costs a connection or a cache.
+    pub fn heap_bytes(&self) -> usize {
+        let fields: usize = self
+            .fields
+            .iter()
+            .map(|f| {
+                let name = match &f.id {
+                    FieldId::Name(n) => n.capacity(),
+                    FieldId::Tag(_) => 0,
+                };
+                name + f.field_type.heap_bytes()
+            })
+            .sum();
+        self.encoded.capacity() + self.fields.capacity() * std::mem::size_of::<FieldInfo>() + fields
     }
 }
 

@@ -37,4 +37,4 @@ pub use table::{
 };
 pub(crate) use table::{type_key, AnyReaderSlot, UserType};
 pub(crate) use typedef_cache::RemoteTypeDef;
-pub use typedef_cache::TypeDefCache;
+pub use typedef_cache::{TypeDefCache, DEFAULT_TYPEDEF_CACHE_BYTES};

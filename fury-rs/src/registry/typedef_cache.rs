@@ -1,7 +1,7 @@
 //! TypeDefs received from peers, parsed once per `Fury` instance and kept by identity.
 
 use crate::meta::typedef::TypeDef;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex, RwLock};
 
@@ -24,45 +24,100 @@ impl RemoteTypeDef {
 }
 
 /// Parsed remote TypeDefs by their 8-byte header (52-bit hash, flags and size), so the
-/// second message of a schema costs no parsing. Holds at most `max_entries`; once full, new
-/// TypeDefs are parsed per message but not kept, so no input makes it grow without bound.
+/// second message of a schema costs no parsing. Bounded in entries and in heap bytes: a new
+/// TypeDef that does not fit evicts the oldest ones, so what a peer sends can neither grow
+/// the cache without bound nor fill it for good (a peer sending many TypeDefs only makes
+/// others' be parsed again).
 #[derive(Debug)]
 pub struct TypeDefCache {
-    map: RwLock<HashMap<u64, Arc<RemoteTypeDef>, BuildHasherDefault<HeaderHasher>>>,
+    inner: RwLock<Inner>,
     max_entries: usize,
+    max_bytes: usize,
 }
 
+#[derive(Debug, Default)]
+struct Inner {
+    map: HashMap<u64, (Arc<RemoteTypeDef>, usize), BuildHasherDefault<HeaderHasher>>,
+    /// Headers in the order they were kept, oldest first.
+    order: VecDeque<u64>,
+    bytes: usize,
+}
+
+/// The heap bytes a [`TypeDefCache`] keeps at most unless told otherwise.
+pub const DEFAULT_TYPEDEF_CACHE_BYTES: usize = 16 << 20;
+
 impl TypeDefCache {
-    /// An empty cache keeping at most `max_entries` TypeDefs.
+    /// An empty cache keeping at most `max_entries` TypeDefs, of at most
+    /// [`DEFAULT_TYPEDEF_CACHE_BYTES`] in all.
     pub fn new(max_entries: usize) -> Self {
+        Self::with_limits(max_entries, DEFAULT_TYPEDEF_CACHE_BYTES)
+    }
+
+    /// An empty cache keeping at most `max_entries` TypeDefs taking at most `max_bytes` of
+    /// heap.
+    ///
+    /// ```
+    /// let cache = fury::registry::TypeDefCache::with_limits(64, 1 << 20);
+    /// assert!(cache.is_empty());
+    /// assert_eq!(cache.bytes(), 0);
+    /// ```
+    pub fn with_limits(max_entries: usize, max_bytes: usize) -> Self {
         TypeDefCache {
-            map: RwLock::new(HashMap::default()),
+            inner: RwLock::new(Inner::default()),
             max_entries,
+            max_bytes,
         }
     }
 
     /// The TypeDef with this header, if cached.
     pub(crate) fn get(&self, header: u64) -> Option<Arc<RemoteTypeDef>> {
-        self.map.read().ok()?.get(&header).cloned()
+        self.inner
+            .read()
+            .ok()?
+            .map
+            .get(&header)
+            .map(|(d, _)| d.clone())
     }
 
-    /// Keeps `def` under `header` if there is room.
+    /// Keeps `def` under `header`, evicting the oldest TypeDefs until it fits; one larger
+    /// than the whole budget is not kept.
     pub(crate) fn insert(&self, header: u64, def: Arc<RemoteTypeDef>) {
-        if let Ok(mut m) = self.map.write() {
-            if m.len() < self.max_entries {
-                m.entry(header).or_insert(def);
+        let size = def.def.heap_bytes() + std::mem::size_of::<RemoteTypeDef>();
+        if size > self.max_bytes || self.max_entries == 0 {
+            return;
+        }
+        let Ok(mut m) = self.inner.write() else {
+            return;
+        };
+        if m.map.contains_key(&header) {
+            return;
+        }
+        while m.map.len() >= self.max_entries || m.bytes + size > self.max_bytes {
+            let Some(old) = m.order.pop_front() else {
+                break;
+            };
+            if let Some((_, b)) = m.map.remove(&old) {
+                m.bytes -= b;
             }
         }
+        m.map.insert(header, (def, size));
+        m.order.push_back(header);
+        m.bytes += size;
     }
 
     /// Number of cached TypeDefs.
     pub fn len(&self) -> usize {
-        self.map.read().map(|m| m.len()).unwrap_or(0)
+        self.inner.read().map(|m| m.map.len()).unwrap_or(0)
     }
 
     /// True when nothing is cached.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The heap bytes the cached TypeDefs take.
+    pub fn bytes(&self) -> usize {
+        self.inner.read().map(|m| m.bytes).unwrap_or(0)
     }
 }
 
