@@ -497,3 +497,53 @@ impl<K: RowValue + Eq + Hash, V: RowValue, S: BuildHasher + Default> RowElement
     for HashMap<K, V, S>
 {
 }
+
+/// `chrono`'s types (feature `chrono`) in a row: `DateTime<Utc>` and `NaiveDateTime` as
+/// timestamp, `NaiveDate` as date32, `chrono::Duration` as duration, through fury's own
+/// types (one conversion, in `temporal.rs`). Validation refuses a value chrono cannot hold.
+#[cfg(feature = "chrono")]
+macro_rules! chrono_row {
+    ($($t:ty => $via:ty, $fallback:expr;)*) => {$(
+        // SAFETY: `view` reads any bytes without panicking.
+        unsafe impl RowValue for $t {
+            const WIDTH: usize = <$via as RowValue>::WIDTH;
+            const VARIABLE: bool = false;
+            const CHECKS_FIXED: bool = true;
+            type View<'a> = $t;
+            fn hash_into(h: u64) -> u64 {
+                <$via as RowValue>::hash_into(h)
+            }
+            fn write_fixed(&self, out: &mut [u8]) -> Result<()> {
+                <$via>::from(*self).write_fixed(out)
+            }
+            fn check(bytes: &[u8], cx: &mut Check) -> Result<()> {
+                // SAFETY: the view of `$via` reads any bytes.
+                let v = unsafe { <$via as RowValue>::view(false, bytes) };
+                match <$t>::try_from(v) {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(cx.error(0, e.to_string())),
+                }
+            }
+            #[inline(always)]
+            unsafe fn view(_: bool, bytes: &[u8]) -> $t {
+                // SAFETY: the view of `$via` reads any bytes.
+                let v = unsafe { <$via as RowValue>::view(false, bytes) };
+                // In range after `check`.
+                <$t>::try_from(v).unwrap_or($fallback)
+            }
+            fn from_view(v: $t) -> $t {
+                v
+            }
+        }
+
+        impl RowElement for $t {}
+    )*};
+}
+
+#[cfg(feature = "chrono")]
+chrono_row! {
+    chrono::DateTime<chrono::Utc> => Timestamp, chrono::DateTime::UNIX_EPOCH;
+    chrono::NaiveDateTime => Timestamp, chrono::DateTime::UNIX_EPOCH.naive_utc();
+    chrono::NaiveDate => Date, chrono::DateTime::UNIX_EPOCH.date_naive();
+    chrono::TimeDelta => Duration, chrono::TimeDelta::zero();
+}

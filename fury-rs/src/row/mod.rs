@@ -155,6 +155,8 @@ pub unsafe trait RowValue {
 ///
 /// Timestamps and durations are stored in microseconds (finer parts are dropped, rounding
 /// toward negative infinity) and dates as 32-bit day counts; a row holds at most 4 GiB.
+/// With the feature `chrono`, `chrono::DateTime<Utc>` and `NaiveDateTime` are timestamps,
+/// `NaiveDate` a date32 and `chrono::Duration` a duration too.
 ///
 /// ```
 /// use fury::row::FuryRow;
