@@ -244,6 +244,45 @@ fn times(r: &mut Lcg) -> (Times, TimesF) {
     (ours, theirs)
 }
 
+/// Fixed arrays `[T; N]`, which the official crate lays out as arrays of `N` elements.
+#[derive(FuryRow, Debug, PartialEq, Clone)]
+struct Fixed {
+    coords: [f64; 3],
+    names: [String; 2],
+    grid: [[i16; 2]; 2],
+    maybe: [Option<i32>; 3],
+    rows: Vec<[i64; 2]>,
+}
+
+#[derive(fory::ForyRow)]
+struct FixedF {
+    coords: [f64; 3],
+    names: [String; 2],
+    grid: [[i16; 2]; 2],
+    maybe: [Option<i32>; 3],
+    rows: Vec<[i64; 2]>,
+}
+
+fn fixed(r: &mut Lcg) -> (Fixed, FixedF) {
+    let ours = Fixed {
+        coords: [0; 3].map(|_| r.next() as f64 / -5.0),
+        names: [0; 2].map(|_| r.string()),
+        grid: [0; 2].map(|_| [0; 2].map(|_| r.next() as i16)),
+        maybe: [0; 3].map(|_| (r.below(2) == 0).then(|| r.next() as i32)),
+        rows: (0..r.below(4))
+            .map(|_| [r.next() as i64, -(r.next() as i64)])
+            .collect(),
+    };
+    let theirs = FixedF {
+        coords: ours.coords,
+        names: ours.names.clone(),
+        grid: ours.grid,
+        maybe: ours.maybe,
+        rows: ours.rows.clone(),
+    };
+    (ours, theirs)
+}
+
 macro_rules! wide {
     ($($f:ident),*) => {
         #[derive(FuryRow, Debug, PartialEq)]
@@ -306,6 +345,15 @@ fn same_bytes_as_the_official_crate() {
         let theirs = fory::to_row(&f).unwrap();
         assert_eq!(hex(&ours), hex(&theirs), "times, round {round}: {t:?}");
         assert_eq!(Times::from_row(&theirs).unwrap(), t);
+
+        let (x, f) = fixed(&mut r);
+        let ours = x.to_row();
+        let theirs = fory::to_row(&f).unwrap();
+        assert_eq!(hex(&ours), hex(&theirs), "fixed, round {round}: {x:?}");
+        assert_eq!(Fixed::from_row(&theirs).unwrap(), x);
+        let v = fory::from_row::<FixedF>(&ours).unwrap();
+        assert_eq!(v.names().unwrap().get(1).unwrap(), x.names[1]);
+        assert_eq!(v.maybe().unwrap().get(2).unwrap(), x.maybe[2]);
 
         let (w, f) = wide(&mut r);
         let ours = w.to_row();

@@ -164,6 +164,41 @@ MAPS_SCHEMA = [
 ]
 
 
+# The Rust model types without a row type of their own (spec/11-row-format.md §11.8):
+# fury-rs widens u8/u16/u32 to int16/int32/int64, so the Python side of a Rust struct
+# with them declares those (pyfory.Int16, pyfory.Int32, int); a tuple of one type is a
+# list (pyfory infers Tuple[int, int] and Tuple[str, ...] as lists); SystemTime is a
+# timestamp.
+def rust_model():
+    """The dataclass, built on first use (its annotations need pyfory)."""
+    global _RUST_MODEL
+    if _RUST_MODEL is None:
+        import pyfory
+
+        @dataclasses.dataclass
+        class RustModel:
+            small: pyfory.Int16
+            mid: pyfory.Int32
+            big: int
+            maybe: typing.Optional[int]
+            pair: typing.Tuple[int, int]
+            names: typing.Tuple[str, ...]
+            when: datetime.datetime
+            day: datetime.date
+            mids: typing.List[pyfory.Int32]
+
+        _RUST_MODEL = RustModel
+    return _RUST_MODEL
+
+
+_RUST_MODEL = None
+
+RUST_MODEL_SCHEMA = [
+    f("big", "int64"), f("day", "date32"), f("maybe", "int64"), f("mid", "int32"), f("mids", lst("int32")),
+    f("names", lst("string")), f("pair", lst("int64")), f("small", "int16"), f("when", "timestamp"),
+]
+
+
 def scalars_value():
     return Scalars(
         name="héllo, wörld ✓", id=-(2**62) - 5, score=-1.25e-3, active=True, payload=bytes(range(11)),
@@ -212,12 +247,33 @@ VECTORS = [
      lambda: {"f{:02d}".format(i): (None if i in (0, 63, 64, 69) else i * 1000 - 35000) for i in range(70)}, None),
     ("row/long_array", [f("id", "int32"), f("values", lst("int32"))],
      lambda: {"id": 1, "values": [(i * 7919) % 100003 - 50000 for i in range(1000)]}, None),
+    ("row/rust_model", RUST_MODEL_SCHEMA, lambda: rust_model()(
+        small=255, mid=65535, big=2**32 - 1, maybe=None, pair=(7, -7), names=("a", "bc", ""),
+        when=datetime.datetime(1969, 7, 20, 20, 17, 40, 123456, tzinfo=UTC), day=datetime.date(2024, 2, 29),
+        mids=[0, 1, 65535],
+    ), rust_model),
+    ("row/rust_model_zeros", RUST_MODEL_SCHEMA, lambda: rust_model()(
+        small=0, mid=0, big=0, maybe=2**32 - 1, pair=(0, 0), names=(), when=datetime.datetime(1970, 1, 1, tzinfo=UTC),
+        day=datetime.date(1970, 1, 1), mids=[],
+    ), rust_model),
+    # fixed arrays ([T; N]) are lists of N elements, [u8; N] binary of N bytes; a
+    # Vec<Option<u8>> a list<int16> with nulls
+    ("row/fixed_arrays", [
+        f("coords", lst("float64")), f("digest", "binary"), f("grid", lst(lst("int16"))),
+        f("bytes_opt", lst("int16")), f("words", lst("string")), f("stamps", lst("timestamp")),
+    ], lambda: {
+        "coords": [0.5, -1.5, 2.25], "digest": bytes([0, 1, 0xfe, 0xff, 7, 8, 9, 10, 11]),
+        "grid": [[1, 2], [-3, 4], [5, -32768]], "bytes_opt": [0, None, 255], "words": ["x", "", "yz"],
+        "stamps": [datetime.datetime(2000, 1, 1, tzinfo=UTC), datetime.datetime(1960, 1, 1, 0, 0, 0, 1, tzinfo=UTC)],
+    }, None),
     ("row/nested_deep", [f("a", st(f("b", st(f("c", st(f("d", "string"), f("n", "int64"))))), f("k", "int32")))],
      lambda: {"a": {"b": {"c": {"d": "deep", "n": 4}}, "k": 3}}, None),
 ]
 
 
 def build_vector(name, schema, make, cls):
+    if cls is not None and not isinstance(cls, type):
+        cls = cls()  # a dataclass built on first use
     value = make()
     node = {fd["name"]: VL.row_value_node(fd["type"], VL.rows._get(value, fd["name"])) for fd in schema}
     to_row, from_row = VL.row_encoder_for(schema)

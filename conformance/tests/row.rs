@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
+use std::time::SystemTime;
 
 use fury::row::{FuryRow, RowValue};
 use fury::{Date, ErrorKind, Timestamp};
@@ -38,6 +39,21 @@ macro_rules! json_int {
 }
 json_int!(i8, i16, i32);
 
+/// The widened unsigned integers: int16 and int32 nodes are numbers, int64 ones strings.
+macro_rules! json_uint {
+    ($($t:ty),*) => {$(
+        impl FromJson for $t {
+            fn from_json(v: &Json) -> Self {
+                match v.as_str() {
+                    Some(s) => s.parse().unwrap(),
+                    None => <$t>::try_from(v.as_u64().expect("a number")).unwrap(),
+                }
+            }
+        }
+    )*};
+}
+json_uint!(u8, u16, u32);
+
 impl FromJson for i64 {
     fn from_json(v: &Json) -> Self {
         v.as_str().expect("int64 as a string").parse().unwrap()
@@ -63,11 +79,27 @@ impl FromJson for String {
         v.as_str().unwrap().to_owned()
     }
 }
-impl FromJson for Vec<u8> {
-    fn from_json(v: &Json) -> Self {
+/// How a list of this type is a node: an array of element nodes, or hex for `u8` (binary),
+/// as `fury::row` lays a `Vec<u8>` out.
+trait FromJsonList: FromJson {
+    fn list_from_json(v: &Json) -> Vec<Self> {
+        v.as_array().unwrap().iter().map(Self::from_json).collect()
+    }
+}
+impl FromJsonList for u8 {
+    fn list_from_json(v: &Json) -> Vec<u8> {
         hex(v.as_str().unwrap())
     }
 }
+macro_rules! json_elements {
+    ($($t:ty),*) => {$(
+        impl FromJsonList for $t {}
+    )*};
+}
+json_elements!(i8, i16, i32, i64, u16, u32, f32, f64, bool, String, Date, Timestamp, SystemTime);
+impl<T: FromJson> FromJsonList for Option<T> {}
+impl<T: FromJsonList> FromJsonList for Vec<T> {}
+impl<T: FromJsonList, const N: usize> FromJsonList for [T; N] {}
 impl FromJson for Date {
     fn from_json(v: &Json) -> Self {
         Date::from_days(v.as_i64().unwrap())
@@ -83,14 +115,38 @@ impl FromJson for Timestamp {
         .unwrap()
     }
 }
+impl FromJson for SystemTime {
+    fn from_json(v: &Json) -> Self {
+        Timestamp::from_json(v).to_system_time().unwrap()
+    }
+}
+impl<T: FromJsonList, const N: usize> FromJson for [T; N] {
+    fn from_json(v: &Json) -> Self {
+        Vec::<T>::from_json(v)
+            .try_into()
+            .unwrap_or_else(|_| panic!("{N} elements in {v}"))
+    }
+}
+impl<T: FromJsonList> FromJson for (T, T) {
+    fn from_json(v: &Json) -> Self {
+        let [a, b] = <[T; 2]>::from_json(v);
+        (a, b)
+    }
+}
+impl<T: FromJsonList> FromJson for (T, T, T) {
+    fn from_json(v: &Json) -> Self {
+        let [a, b, c] = <[T; 3]>::from_json(v);
+        (a, b, c)
+    }
+}
 impl<T: FromJson> FromJson for Option<T> {
     fn from_json(v: &Json) -> Self {
         (!v.is_null()).then(|| T::from_json(v))
     }
 }
-impl<T: FromJson> FromJson for Vec<T> {
+impl<T: FromJsonList> FromJson for Vec<T> {
     fn from_json(v: &Json) -> Self {
-        v.as_array().unwrap().iter().map(T::from_json).collect()
+        T::list_from_json(v)
     }
 }
 impl<K: FromJson + Ord, V: FromJson> FromJson for BTreeMap<K, V> {
@@ -118,6 +174,7 @@ macro_rules! json_struct {
                 $name { $($field: FromJson::from_json(&v[stringify!($field)])),* }
             }
         }
+        impl FromJsonList for $name {}
     };
 }
 
@@ -336,6 +393,97 @@ json_struct!(Deep { a });
 json_struct!(DeepA { b, k });
 json_struct!(DeepB { c });
 json_struct!(DeepC { d, n });
+
+/// A Rust model with the types that have no row type of their own: `u8`/`u16`/`u32`
+/// (pyfory's `Int16`/`Int32`/`int` fields), a tuple, `SystemTime`.
+#[derive(FuryRow, Debug, PartialEq, Clone)]
+#[fury_row(field_order = "name")]
+struct RustModel {
+    small: u8,
+    mid: u16,
+    big: u32,
+    maybe: Option<u32>,
+    pair: (i64, i64),
+    names: Vec<String>,
+    when: SystemTime,
+    day: Date,
+    mids: Vec<u16>,
+}
+json_struct!(RustModel {
+    small,
+    mid,
+    big,
+    maybe,
+    pair,
+    names,
+    when,
+    day,
+    mids
+});
+
+/// The same with `names` as a 3-tuple (pyfory's `Tuple[str, ...]` of three).
+#[derive(FuryRow, Debug, PartialEq, Clone)]
+#[fury_row(field_order = "name")]
+struct RustModelTuple {
+    small: u8,
+    mid: u16,
+    big: u32,
+    maybe: Option<u32>,
+    pair: (i64, i64),
+    names: (String, String, String),
+    when: SystemTime,
+    day: Date,
+    mids: Vec<u16>,
+}
+json_struct!(RustModelTuple {
+    small,
+    mid,
+    big,
+    maybe,
+    pair,
+    names,
+    when,
+    day,
+    mids
+});
+
+#[derive(FuryRow, Debug, PartialEq, Clone)]
+struct FixedArrays {
+    coords: [f64; 3],
+    digest: [u8; 9],
+    grid: [[i16; 2]; 3],
+    bytes_opt: Vec<Option<u8>>,
+    words: (String, String, String),
+    stamps: [SystemTime; 2],
+}
+json_struct!(FixedArrays {
+    coords,
+    digest,
+    grid,
+    bytes_opt,
+    words,
+    stamps
+});
+
+/// The same row with a wrong element count or a narrower type: validation refuses it.
+#[derive(FuryRow, Debug)]
+struct FixedArraysLonger {
+    coords: [f64; 4],
+    digest: [u8; 9],
+    grid: [[i16; 2]; 3],
+    bytes_opt: Vec<Option<u8>>,
+    words: (String, String, String),
+    stamps: [SystemTime; 2],
+}
+#[derive(FuryRow, Debug)]
+struct FixedArraysShortDigest {
+    coords: [f64; 3],
+    digest: [u8; 8],
+    grid: [[i16; 2]; 3],
+    bytes_opt: Vec<Option<u8>>,
+    words: (String, String, String),
+    stamps: [SystemTime; 2],
+}
 
 // ---------------------------------------------------------------------------
 // the checks
@@ -570,6 +718,59 @@ fn row_vectors() {
     );
     let deep: Deep = check(&vecs, "row/nested_deep", &mut out);
     assert_eq!(deep.a.b.c.d, "deep");
+
+    let m: RustModel = check(&vecs, "row/rust_model", &mut out);
+    assert_eq!((m.small, m.mid, m.big), (u8::MAX, u16::MAX, u32::MAX));
+    assert_eq!(m.pair, (7, -7));
+    let mb = hex(vecs["row/rust_model"]["hex"].as_str().unwrap());
+    let v = RustModel::view_row(&mb).unwrap();
+    assert_eq!(
+        (v.small(), v.mid(), v.big(), v.maybe()),
+        (255, 65535, u32::MAX, None)
+    );
+    assert_eq!(v.pair().get(1), Some(-7));
+    assert_eq!(v.mids().iter().collect::<Vec<_>>(), [0, 1, 65535]);
+    let t: RustModelTuple = check(&vecs, "row/rust_model", &mut Out(Vec::new()));
+    assert_eq!(t.names, ("a".into(), "bc".into(), String::new()));
+    let z: RustModel = check(&vecs, "row/rust_model_zeros", &mut out);
+    assert_eq!(z.maybe, Some(u32::MAX));
+    // Three names are not a 3-tuple of them when there are none.
+    let zb = hex(vecs["row/rust_model_zeros"]["hex"].as_str().unwrap());
+    let e = RustModelTuple::view_row(&zb).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::BadRow { field, what } if field == "names" && what.contains("expected 3 elements, found 0")),
+        "{e}"
+    );
+    // A value past the unsigned range in a widened slot is refused: `small` (int16) = -1.
+    let mut bad = mb.clone();
+    let small = 8 + 7 * 8; // bitmap, then slot 7 (`small` in name order)
+    bad[small..small + 2].copy_from_slice(&(-1i16).to_le_bytes());
+    let e = RustModel::view_row(&bad).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::BadRow { field, what } if field == "small" && what.contains("outside the range of u8")),
+        "{e}"
+    );
+    assert_eq!(e.offset(), Some(small));
+
+    let a: FixedArrays = check(&vecs, "row/fixed_arrays", &mut out);
+    assert_eq!(a.digest, [0, 1, 0xfe, 0xff, 7, 8, 9, 10, 11]);
+    assert_eq!(a.grid[2], [5, i16::MIN]);
+    assert_eq!(a.bytes_opt, [Some(0), None, Some(255)]);
+    let ab = hex(vecs["row/fixed_arrays"]["hex"].as_str().unwrap());
+    let v = FixedArrays::view_row(&ab).unwrap();
+    assert_eq!(v.digest(), &a.digest[..]);
+    assert_eq!(v.grid().get(1).map(|r| r.to_vec()), Some(vec![-3, 4]));
+    assert_eq!(v.words().get(2), Some("yz"));
+    let e = FixedArraysLonger::view_row(&ab).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::BadRow { field, what } if field == "coords" && what.contains("expected 4 elements, found 3")),
+        "{e}"
+    );
+    let e = FixedArraysShortDigest::view_row(&ab).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::BadRow { field, what } if field == "digest" && what.contains("expected 8 bytes, found 9")),
+        "{e}"
+    );
 
     assert_eq!(
         out.0.iter().filter(|e| e.get("schema").is_none()).count(),

@@ -75,6 +75,13 @@ pub fn derive(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             "FuryRow types own their data (from_row builds them): lifetime parameters are not supported",
         ));
     }
+    let mut errors: Option<syn::Error> = None;
+    for f in fields {
+        no_layout(&f.ty, &mut errors);
+    }
+    if let Some(e) = errors {
+        return Err(e);
+    }
     let mut schema: Vec<&syn::Field> = fields.iter().collect();
     if let Order::Name = opts.order {
         schema.sort_by_key(|f| field_name(f));
@@ -238,6 +245,8 @@ pub fn derive(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
             }
         }
 
+        impl #impl_g ::fury::row::RowElement for #name #ty_g #where_all {}
+
         impl #impl_g ::fury::row::FuryRow for #name #ty_g #where_all {
             fn hash_fields(__h: u64) -> u64 {
                 #(#hashes)*
@@ -251,4 +260,67 @@ pub fn derive(input: &syn::DeriveInput) -> syn::Result<TokenStream> {
 fn field_name(f: &syn::Field) -> String {
     let s = f.ident.as_ref().map(|i| i.to_string()).unwrap_or_default();
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
+}
+
+/// Collects an error for each integer type written out in `ty` (at any depth: `Vec<u64>`,
+/// `Option<usize>`) that has no row layout, naming what to use instead. A type alias of one
+/// still fails, with the runtime trait's message.
+fn no_layout(ty: &syn::Type, errors: &mut Option<syn::Error>) {
+    match ty {
+        syn::Type::Path(p) => {
+            if let Some(q) = &p.qself {
+                no_layout(&q.ty, errors);
+            }
+            let segs = &p.path.segments;
+            if let (None, Some(last)) = (&p.qself, segs.last()) {
+                let bare = segs.len() == 1 || {
+                    // `std::primitive::u64` / `core::primitive::u64`
+                    let first = segs.first().map(|s| s.ident.to_string());
+                    segs.len() == 3
+                        && matches!(first.as_deref(), Some("std" | "core"))
+                        && segs.iter().nth(1).is_some_and(|s| s.ident == "primitive")
+                };
+                let name = last.ident.to_string();
+                let why = match name.as_str() {
+                    "u64" | "usize" => Some(
+                        "has no row layout: the row format has no unsigned 64-bit integer and \
+                         int64 does not hold every value (pyfory.format and the official crate \
+                         have none either); use i64",
+                    ),
+                    "u128" | "i128" => Some(
+                        "has no row layout: the row format's widest integer is int64; use i64, \
+                         or a decimal string",
+                    ),
+                    _ => None,
+                };
+                if let (true, Some(why)) = (bare, why) {
+                    let e = syn::Error::new(last.ident.span(), format!("`{name}` {why}"));
+                    match errors {
+                        Some(all) => all.combine(e),
+                        None => *errors = Some(e),
+                    }
+                }
+            }
+            for seg in segs {
+                if let syn::PathArguments::AngleBracketed(args) = &seg.arguments {
+                    for arg in &args.args {
+                        if let syn::GenericArgument::Type(t) = arg {
+                            no_layout(t, errors);
+                        }
+                    }
+                }
+            }
+        }
+        syn::Type::Array(a) => no_layout(&a.elem, errors),
+        syn::Type::Slice(a) => no_layout(&a.elem, errors),
+        syn::Type::Group(g) => no_layout(&g.elem, errors),
+        syn::Type::Paren(p) => no_layout(&p.elem, errors),
+        syn::Type::Reference(r) => no_layout(&r.elem, errors),
+        syn::Type::Tuple(t) => {
+            for e in &t.elems {
+                no_layout(e, errors);
+            }
+        }
+        _ => {}
+    }
 }

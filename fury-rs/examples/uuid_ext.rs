@@ -9,9 +9,11 @@
 //! f.register_type(uuid.UUID, type_id=410, serializer=UuidSerializer(f.type_resolver, uuid.UUID))
 //! ```
 //!
-//! Rust's orphan rule keeps `impl fury::Ext for uuid::Uuid` out of your crate, so the
-//! extension type is a newtype you own, and fields of the foreign type go through it with
-//! `#[fury(with = "...")]`.
+//! With the feature `uuid`, a `uuid::Uuid` field is BINARY by default (its 16 bytes, which
+//! Python reads as `bytes`); this example is for a Python side that wants `uuid.UUID`
+//! objects. Rust's orphan rule keeps `impl fury::Ext for uuid::Uuid` out of your crate, so
+//! the extension type is a newtype you own, and fields of the foreign type go through it
+//! with `#[fury(with = "...")]`.
 //!
 //!     cargo run -p fury --features uuid --example uuid_ext
 //!

@@ -154,3 +154,163 @@ impl Date {
         self.days
     }
 }
+
+/// Conversions with `chrono` (feature `chrono`): the one place its types meet the wire's, so
+/// the xlang serializers and the row format both go through them. A `NaiveDateTime` is taken
+/// as UTC, as the official crate takes it.
+#[cfg(feature = "chrono")]
+mod chrono_conv {
+    use super::{Date, Duration, Timestamp};
+    use crate::error::{Error, ErrorKind};
+    use chrono::{DateTime, Datelike, NaiveDate, NaiveDateTime, TimeDelta, Utc};
+
+    /// Days from 0001-01-01 (chrono's day 1, "from CE") to 1970-01-01.
+    const EPOCH_FROM_CE: i64 = 719_163;
+
+    fn out_of_range(value: String, target: &'static str) -> Error {
+        Error::new(ErrorKind::OutOfRange { value, target })
+    }
+
+    impl From<DateTime<Utc>> for Timestamp {
+        /// The same instant (chrono keeps nanoseconds in `0..1e9` after the second, except
+        /// in a leap second, which is folded into the next second as `SystemTime` does).
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// let t = chrono::DateTime::from_timestamp(-1, 500_000_000).unwrap();
+        /// let ts = fury::Timestamp::from(t);
+        /// assert_eq!((ts.seconds(), ts.nanos()), (-1, 500_000_000));
+        /// ```
+        fn from(t: DateTime<Utc>) -> Self {
+            let (mut seconds, mut nanos) = (t.timestamp(), t.timestamp_subsec_nanos());
+            if nanos >= super::NANOS_PER_SEC {
+                seconds = seconds.saturating_add(1);
+                nanos -= super::NANOS_PER_SEC;
+            }
+            Timestamp { seconds, nanos }
+        }
+    }
+
+    impl TryFrom<Timestamp> for DateTime<Utc> {
+        type Error = Error;
+        /// The same instant, if chrono's range (about ±262,000 years) holds it.
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// use chrono::{DateTime, Utc};
+        /// let t = fury::Timestamp::new(1_577_836_800, 0).unwrap();
+        /// let dt = DateTime::<Utc>::try_from(t).unwrap();
+        /// assert_eq!(dt.timestamp(), 1_577_836_800);
+        /// assert!(DateTime::<Utc>::try_from(fury::Timestamp::new(i64::MAX, 0).unwrap()).is_err());
+        /// ```
+        fn try_from(t: Timestamp) -> Result<Self, Error> {
+            DateTime::from_timestamp(t.seconds, t.nanos)
+                .ok_or_else(|| out_of_range(format!("{} s", t.seconds), "chrono::DateTime<Utc>"))
+        }
+    }
+
+    impl From<NaiveDateTime> for Timestamp {
+        /// The instant of the date and time read as UTC.
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// let t = chrono::NaiveDate::from_ymd_opt(1970, 1, 2)
+        ///     .and_then(|d| d.and_hms_opt(0, 0, 1))
+        ///     .unwrap();
+        /// assert_eq!(fury::Timestamp::from(t).seconds(), 86_401);
+        /// ```
+        fn from(t: NaiveDateTime) -> Self {
+            Timestamp::from(t.and_utc())
+        }
+    }
+
+    impl TryFrom<Timestamp> for NaiveDateTime {
+        type Error = Error;
+        /// The UTC date and time of the instant, if chrono's range holds it.
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// let t = chrono::NaiveDateTime::try_from(fury::Timestamp::new(-1, 0).unwrap()).unwrap();
+        /// assert_eq!(t.to_string(), "1969-12-31 23:59:59");
+        /// ```
+        fn try_from(t: Timestamp) -> Result<Self, Error> {
+            DateTime::<Utc>::try_from(t)
+                .map(|dt| dt.naive_utc())
+                .map_err(|_| out_of_range(format!("{} s", t.seconds), "chrono::NaiveDateTime"))
+        }
+    }
+
+    impl From<NaiveDate> for Date {
+        /// Days since 1970-01-01.
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// let d = chrono::NaiveDate::from_ymd_opt(1969, 12, 31).unwrap();
+        /// assert_eq!(fury::Date::from(d).days(), -1);
+        /// ```
+        fn from(d: NaiveDate) -> Self {
+            Date::from_days(i64::from(d.num_days_from_ce()) - EPOCH_FROM_CE)
+        }
+    }
+
+    impl TryFrom<Date> for NaiveDate {
+        type Error = Error;
+        /// The date, if chrono's range (about ±262,000 years) holds it.
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// use chrono::NaiveDate;
+        /// let d = NaiveDate::try_from(fury::Date::from_days(18_262)).unwrap();
+        /// assert_eq!(d, NaiveDate::from_ymd_opt(2020, 1, 1).unwrap());
+        /// assert!(NaiveDate::try_from(fury::Date::from_days(1 << 40)).is_err());
+        /// ```
+        fn try_from(d: Date) -> Result<Self, Error> {
+            d.days
+                .checked_add(EPOCH_FROM_CE)
+                .and_then(|ce| i32::try_from(ce).ok())
+                .and_then(NaiveDate::from_num_days_from_ce_opt)
+                .ok_or_else(|| out_of_range(format!("{} days", d.days), "chrono::NaiveDate"))
+        }
+    }
+
+    impl From<TimeDelta> for Duration {
+        /// The same length of time (chrono's range, ±`i64::MAX` milliseconds, always fits).
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// let d = fury::Duration::from(chrono::Duration::microseconds(-1));
+        /// assert_eq!((d.seconds(), d.nanos()), (-1, 999_999_000));
+        /// ```
+        fn from(d: TimeDelta) -> Self {
+            // chrono splits like `Duration`: whole seconds toward negative infinity, then
+            // nanoseconds in `0..1e9`.
+            let (seconds, nanos) = (d.num_seconds(), d.subsec_nanos());
+            if nanos < 0 {
+                Duration {
+                    seconds: seconds - 1,
+                    nanos: (nanos + super::NANOS_PER_SEC as i32) as u32,
+                }
+            } else {
+                Duration {
+                    seconds,
+                    nanos: nanos as u32,
+                }
+            }
+        }
+    }
+
+    impl TryFrom<Duration> for TimeDelta {
+        type Error = Error;
+        /// The same length of time, if chrono's range (±`i64::MAX` milliseconds) holds it.
+        ///
+        /// ```
+        /// // Needs fury's feature `chrono` and the crate `chrono`.
+        /// let d = fury::Duration::new(-1, 999_999_000).unwrap();
+        /// assert_eq!(chrono::Duration::try_from(d).unwrap(), chrono::Duration::microseconds(-1));
+        /// ```
+        fn try_from(d: Duration) -> Result<Self, Error> {
+            TimeDelta::new(d.seconds, d.nanos)
+                .ok_or_else(|| out_of_range(format!("{} s", d.seconds), "chrono::Duration"))
+        }
+    }
+}

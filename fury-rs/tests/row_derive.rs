@@ -156,3 +156,191 @@ fn arrays_of_every_width() {
         "{e}"
     );
 }
+
+/// The Rust types the row format has no type for (spec/11-row-format.md §11.8): unsigned
+/// integers widened, `SystemTime` and `std::time::Duration` as timestamp and duration,
+/// fixed arrays and tuples of one type as lists, `[u8; N]` as binary. pyfory's bytes for
+/// them are conformance/vectors/rows (`row/rust_model`, `row/fixed_arrays`).
+#[derive(FuryRow, Debug, PartialEq, Clone)]
+struct Model {
+    level: u8,
+    port: u16,
+    count: u32,
+    at: std::time::SystemTime,
+    took: std::time::Duration,
+    pos: (f32, f32),
+    ids: [u32; 2],
+    hash: [u8; 4],
+    tags: Vec<u8>,
+    levels: Vec<Option<u8>>,
+}
+
+fn model() -> Model {
+    Model {
+        level: 200,
+        port: 65535,
+        count: u32::MAX,
+        at: std::time::UNIX_EPOCH - std::time::Duration::from_micros(1),
+        took: std::time::Duration::new(2, 1_999),
+        pos: (0.5, -1.0),
+        ids: [1, u32::MAX],
+        hash: [0xde, 0xad, 0xbe, 0xef],
+        tags: vec![1, 2],
+        levels: vec![Some(255), None],
+    }
+}
+
+#[test]
+fn unsigned_time_tuple_and_array_fields() {
+    let m = model();
+    let bytes = m.to_row();
+    // The slots: u8 as int16, u16 as int32, u32 as int64; SystemTime and Duration in µs.
+    assert_eq!(bytes[8..16], [200, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(bytes[16..24], [0xff, 0xff, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(bytes[24..32], [0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0]);
+    assert_eq!(bytes[32..40], (-1i64).to_le_bytes());
+    assert_eq!(bytes[40..48], 2_000_001i64.to_le_bytes());
+    let v = Model::view_row(&bytes).unwrap();
+    assert_eq!((v.level(), v.port(), v.count()), (200, 65535, u32::MAX));
+    // a tuple is a list<float32> of 2, [u32; 2] a list<int64> of 2
+    assert_eq!(
+        v.pos().as_bytes(),
+        [2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x3f, 0, 0, 0x80, 0xbf]
+    );
+    assert_eq!(v.ids().get(1), Some(u32::MAX));
+    assert_eq!(v.ids().as_bytes().len(), 8 + 8 + 16);
+    // [u8; N] and Vec<u8> are binary; Vec<Option<u8>> a list<int16>
+    let hash: &[u8] = v.hash();
+    assert_eq!(hash, [0xde, 0xad, 0xbe, 0xef]);
+    assert_eq!(v.tags(), [1, 2]);
+    assert_eq!(v.levels().iter().collect::<Vec<_>>(), [Some(255), None]);
+    assert_eq!(v.levels().as_bytes().len(), 8 + 8 + 8);
+    let back = Model::from_row(&bytes).unwrap();
+    // sub-microsecond parts are dropped
+    assert_eq!(back.took, std::time::Duration::new(2, 1_000));
+    assert_eq!(
+        Model {
+            took: m.took,
+            ..back
+        },
+        m
+    );
+}
+
+#[test]
+fn out_of_range_unsigned_and_durations_are_refused() {
+    let bytes = model().to_row();
+    // `port` (int32 slot) = 65536 and -1; `took` = -1 µs
+    for (at, value, field, what) in [
+        (16, 65536i64, "port", "65536 is outside the range of u16"),
+        (16, 0xffff_ffff, "port", "-1 is outside the range of u16"),
+        (24, -1, "count", "-1 is outside the range of u32"),
+        (8, 256, "level", "256 is outside the range of u8"),
+        (
+            40,
+            -1,
+            "took",
+            "-1 µs: a std::time::Duration is not negative",
+        ),
+    ] {
+        let mut bad = bytes.clone();
+        bad[at..at + 8].copy_from_slice(&value.to_le_bytes());
+        let e = Model::view_row(&bad).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::BadRow { field: f, what: w } if f == field && w == what),
+            "{e}"
+        );
+        assert_eq!(e.offset(), Some(at), "{e}");
+    }
+    // an element of a widened array: ids[0] = -1
+    let v = Model::view_row(&bytes).unwrap();
+    let ids = v.ids().as_bytes();
+    let at = bytes.windows(ids.len()).position(|w| w == ids).unwrap() + 16;
+    let mut bad = bytes.clone();
+    bad[at..at + 8].copy_from_slice(&(-1i64).to_le_bytes());
+    let e = Model::view_row(&bad).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::BadRow { field, .. } if field == "ids[0]"),
+        "{e}"
+    );
+    assert_eq!(e.offset(), Some(at));
+}
+
+#[test]
+fn fixed_lengths_are_checked() {
+    #[derive(FuryRow, Debug, PartialEq)]
+    struct Three {
+        v: Vec<i16>,
+        b: Vec<u8>,
+    }
+    #[derive(FuryRow, Debug, PartialEq)]
+    struct Fixed {
+        v: [i16; 3],
+        b: [u8; 3],
+    }
+    #[derive(FuryRow, Debug, PartialEq)]
+    struct Tuple {
+        v: (i16, i16, i16),
+        b: (u8, u8, u8),
+    }
+    let bytes = Three {
+        v: vec![1, -2, 3],
+        b: vec![4, 5, 6],
+    }
+    .to_row();
+    let f = Fixed::from_row(&bytes).unwrap();
+    assert_eq!(
+        f,
+        Fixed {
+            v: [1, -2, 3],
+            b: [4, 5, 6]
+        }
+    );
+    assert_eq!(f.to_row(), bytes, "[T; N] is written as Vec<T>");
+    let t = Tuple::from_row(&bytes).unwrap();
+    assert_eq!(
+        t,
+        Tuple {
+            v: (1, -2, 3),
+            b: (4, 5, 6)
+        }
+    );
+    assert_eq!(t.to_row(), bytes, "a tuple of one type too");
+    assert_eq!(Fixed::schema_hash(), Three::schema_hash());
+    assert_eq!(Tuple::schema_hash(), Three::schema_hash());
+    for (v, b, field) in [
+        (vec![1, 2], vec![4, 5, 6], "v"),
+        (vec![1, 2, 3, 4], vec![4, 5, 6], "v"),
+        (vec![1, 2, 3], vec![4, 5], "b"),
+    ] {
+        let other = Three { v, b }.to_row();
+        let e = Fixed::view_row(&other).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::BadRow { field: f, .. } if f == field),
+            "{e}"
+        );
+        let e = Tuple::view_row(&other).unwrap_err();
+        assert!(
+            matches!(e.kind(), ErrorKind::BadRow { field: f, .. } if f == field),
+            "{e}"
+        );
+    }
+}
+
+#[test]
+fn system_time_out_of_range_is_an_error() {
+    #[derive(FuryRow, Debug)]
+    struct At {
+        at: std::time::SystemTime,
+    }
+    let far = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1 << 62);
+    let e = At { at: far }.try_to_row().unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::OutOfRange { .. }), "{e}");
+    // The extremes of the int64 µs range read and write back (the 128-bit conversion).
+    for us in [i64::MIN, i64::MAX] {
+        let mut row = vec![0u8; 16];
+        row[8..].copy_from_slice(&us.to_le_bytes());
+        let at = At::from_row(&row).unwrap();
+        assert_eq!(at.to_row(), row);
+    }
+}

@@ -97,6 +97,21 @@ impl<'a, T: RowValue> RowArray<'a, T> {
         Some(unsafe { T::view(bit(self.bytes, 8, index), cell) })
     }
 
+    /// Element `index` without the bounds check: past the end it is the view of empty bytes
+    /// (for a fixed array whose count was checked, never the case).
+    #[inline(always)]
+    pub(crate) fn at(&self, index: usize) -> T::View<'a> {
+        let at = self.header.saturating_add(index.saturating_mul(T::WIDTH));
+        let cell = if T::VARIABLE {
+            pointed(self.bytes, at)
+        } else {
+            slice(self.bytes, at, T::WIDTH)
+        };
+        // SAFETY: the array was checked as an array of `T`; past its end the cell is empty,
+        // which every view reads without panicking.
+        unsafe { T::view(index < self.len && bit(self.bytes, 8, index), cell) }
+    }
+
     /// The elements, in order.
     #[inline]
     pub fn iter(&self) -> RowArrayIter<'a, T> {

@@ -103,10 +103,15 @@ impl Check {
             return Err(self.error(at, "null, but the type is not an Option".into()));
         }
         if !F::VARIABLE {
-            return match bytes.get(at..at + F::WIDTH) {
-                Some(b) => F::check(b, self),
-                None => Err(self.error(at, "slot past the end".into())),
+            let Some(b) = bytes.get(at..at + F::WIDTH) else {
+                return Err(self.error(at, "slot past the end".into()));
             };
+            // The value's errors point at its slot.
+            let base = self.base;
+            self.base += at;
+            let result = F::check(b, self);
+            self.base = base;
+            return result;
         }
         let w = word(bytes, at);
         let (offset, size) = ((w >> 32) as usize, w as u32 as usize);

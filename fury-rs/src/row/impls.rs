@@ -5,8 +5,9 @@
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, Hash};
 
-use super::array::{write_array, write_map, RowArray, RowMap};
+use super::array::{write_map, RowMap};
 use super::hash::hash_step;
+use super::list::RowElement;
 use super::{Check, RowValue};
 use crate::error::{Error, ErrorKind, Result};
 use crate::temporal::{Date, Duration, Timestamp};
@@ -69,6 +70,51 @@ number!(
     f64 = Float64
 );
 
+/// Unsigned integers have no row type of their own (neither pyfory.format nor the official
+/// crate has one): each is stored as the next wider signed type, which holds all its values,
+/// so a peer reads the same number. Reading checks the value is in range.
+macro_rules! widened {
+    ($($t:ty => $w:ty = $id:ident),*) => {$(
+        // SAFETY: `view` reads any bytes without panicking.
+        unsafe impl RowValue for $t {
+            const WIDTH: usize = std::mem::size_of::<$w>();
+            const VARIABLE: bool = false;
+            const CHECKS_FIXED: bool = true;
+            type View<'a> = $t;
+            #[inline(always)]
+            fn hash_into(h: u64) -> u64 {
+                hash_step(h, TypeId::$id as u8)
+            }
+            #[inline(always)]
+            fn write_fixed(&self, out: &mut [u8]) -> Result<()> {
+                put(out, &<$w>::from(*self).to_le_bytes())
+            }
+            #[inline]
+            fn check(bytes: &[u8], cx: &mut Check) -> Result<()> {
+                let v = <$w>::from_le_bytes(fixed(bytes));
+                match <$t>::try_from(v) {
+                    Ok(_) => Ok(()),
+                    Err(_) => Err(cx.error(
+                        0,
+                        format!("{v} is outside the range of {}", stringify!($t)),
+                    )),
+                }
+            }
+            #[inline(always)]
+            unsafe fn view(_: bool, bytes: &[u8]) -> $t {
+                // Exact after `check`; unchecked bytes only wrap.
+                <$w>::from_le_bytes(fixed(bytes)) as $t
+            }
+            #[inline(always)]
+            fn from_view(v: $t) -> $t {
+                v
+            }
+        }
+    )*};
+}
+
+widened!(u8 => i16 = Int16, u16 => i32 = Int32, u32 => i64 = Int64);
+
 // SAFETY: `view` reads any bytes without panicking.
 unsafe impl RowValue for bool {
     const WIDTH: usize = 1;
@@ -103,12 +149,11 @@ fn out_of_range(value: String, target: &'static str) -> Error {
     Error::new(ErrorKind::OutOfRange { value, target })
 }
 
-/// Whole microseconds of `seconds + nanos / 1e9`, rounded toward negative infinity.
+/// Whole microseconds of `seconds + nanos / 1e9`, rounded toward negative infinity. In
+/// 128 bits: near `i64::MIN` µs the whole seconds alone pass the range the sum is in.
 fn micros(seconds: i64, nanos: u32, what: &'static str) -> Result<i64> {
-    seconds
-        .checked_mul(1_000_000)
-        .and_then(|us| us.checked_add(i64::from(nanos / 1000)))
-        .ok_or_else(|| out_of_range(format!("{seconds} s"), what))
+    let us = i128::from(seconds) * 1_000_000 + i128::from(nanos / 1000);
+    i64::try_from(us).map_err(|_| out_of_range(format!("{seconds} s"), what))
 }
 
 /// (seconds, nanos) of a microsecond count, nanos in `0..1e9`.
@@ -194,6 +239,71 @@ unsafe impl RowValue for Duration {
     }
 }
 
+// SAFETY: `view` reads any bytes without panicking.
+unsafe impl RowValue for std::time::SystemTime {
+    const WIDTH: usize = 8;
+    const VARIABLE: bool = false;
+    const CHECKS_FIXED: bool = true;
+    type View<'a> = std::time::SystemTime;
+    fn hash_into(h: u64) -> u64 {
+        hash_step(h, TypeId::Timestamp as u8)
+    }
+    fn write_fixed(&self, out: &mut [u8]) -> Result<()> {
+        Timestamp::from(*self).write_fixed(out)
+    }
+    fn check(bytes: &[u8], cx: &mut Check) -> Result<()> {
+        // SAFETY: a timestamp's view reads any bytes.
+        let t = unsafe { Timestamp::view(false, bytes) };
+        match t.to_system_time() {
+            Some(_) => Ok(()),
+            None => Err(cx.error(
+                0,
+                format!("{} s is outside the range of SystemTime", t.seconds()),
+            )),
+        }
+    }
+    #[inline(always)]
+    unsafe fn view(_: bool, bytes: &[u8]) -> std::time::SystemTime {
+        // SAFETY: a timestamp's view reads any bytes.
+        let t = unsafe { Timestamp::view(false, bytes) };
+        // In range after `check`.
+        t.to_system_time().unwrap_or(std::time::UNIX_EPOCH)
+    }
+    fn from_view(v: std::time::SystemTime) -> std::time::SystemTime {
+        v
+    }
+}
+
+// SAFETY: `view` reads any bytes without panicking.
+unsafe impl RowValue for std::time::Duration {
+    const WIDTH: usize = 8;
+    const VARIABLE: bool = false;
+    const CHECKS_FIXED: bool = true;
+    type View<'a> = std::time::Duration;
+    fn hash_into(h: u64) -> u64 {
+        hash_step(h, TypeId::Duration as u8)
+    }
+    fn write_fixed(&self, out: &mut [u8]) -> Result<()> {
+        Duration::from(*self).write_fixed(out)
+    }
+    fn check(bytes: &[u8], cx: &mut Check) -> Result<()> {
+        let us = i64::from_le_bytes(fixed(bytes));
+        if us < 0 {
+            return Err(cx.error(0, format!("{us} µs: a std::time::Duration is not negative")));
+        }
+        Ok(())
+    }
+    #[inline(always)]
+    unsafe fn view(_: bool, bytes: &[u8]) -> std::time::Duration {
+        // Not negative after `check`; unchecked bytes read as zero there.
+        let us = i64::from_le_bytes(fixed(bytes));
+        std::time::Duration::from_micros(u64::try_from(us).unwrap_or(0))
+    }
+    fn from_view(v: std::time::Duration) -> std::time::Duration {
+        v
+    }
+}
+
 // SAFETY: `check` accepts only UTF-8, which is what `view` assumes.
 unsafe impl RowValue for String {
     const WIDTH: usize = 8;
@@ -223,31 +333,6 @@ unsafe impl RowValue for String {
     }
     fn from_view(v: &str) -> String {
         v.to_owned()
-    }
-}
-
-// SAFETY: `view` reads any bytes without panicking.
-unsafe impl RowValue for Vec<u8> {
-    const WIDTH: usize = 8;
-    const VARIABLE: bool = true;
-    type View<'a> = &'a [u8];
-    fn hash_into(h: u64) -> u64 {
-        hash_step(h, TypeId::Binary as u8)
-    }
-    #[inline]
-    fn write_variable(&self, buf: &mut Vec<u8>) -> Result<()> {
-        buf.extend_from_slice(self);
-        Ok(())
-    }
-    fn check(_: &[u8], _: &mut Check) -> Result<()> {
-        Ok(())
-    }
-    #[inline(always)]
-    unsafe fn view(_: bool, bytes: &[u8]) -> &[u8] {
-        bytes
-    }
-    fn from_view(v: &[u8]) -> Vec<u8> {
-        v.to_vec()
     }
 }
 
@@ -324,31 +409,6 @@ unsafe impl<T: RowValue> RowValue for Box<T> {
     }
 }
 
-// SAFETY: `check` is `Check::array::<T>`, which `RowArray::new_unchecked` relies on.
-unsafe impl<T: RowValue> RowValue for Vec<T> {
-    const WIDTH: usize = 8;
-    const VARIABLE: bool = true;
-    type View<'a> = RowArray<'a, T>;
-    fn hash_into(h: u64) -> u64 {
-        T::hash_into(hash_step(h, TypeId::List as u8))
-    }
-    #[inline]
-    fn write_variable(&self, buf: &mut Vec<u8>) -> Result<()> {
-        write_array(buf, self.iter())
-    }
-    fn check(bytes: &[u8], cx: &mut Check) -> Result<()> {
-        cx.array::<T>(bytes)
-    }
-    #[inline(always)]
-    unsafe fn view(_: bool, bytes: &[u8]) -> RowArray<'_, T> {
-        // SAFETY: the caller's promise: `bytes` passed `Check::array::<T>`.
-        unsafe { RowArray::new_unchecked(bytes) }
-    }
-    fn from_view(v: RowArray<'_, T>) -> Self {
-        v.to_vec()
-    }
-}
-
 // SAFETY: `check` is `Check::map::<K, V>`, which `RowMap::new_unchecked` relies on.
 unsafe impl<K: RowValue + Ord, V: RowValue> RowValue for BTreeMap<K, V> {
     const WIDTH: usize = 8;
@@ -403,4 +463,87 @@ unsafe impl<K: RowValue + Eq + Hash, V: RowValue, S: BuildHasher + Default> RowV
             .map(|(k, v)| (K::from_view(k), V::from_view(v)))
             .collect()
     }
+}
+
+// Lists of these are row arrays; `u8` is absent, its lists are binary (`list.rs`).
+macro_rules! elements {
+    ($($t:ty),*) => {$(
+        impl RowElement for $t {}
+    )*};
+}
+
+elements!(
+    bool,
+    i8,
+    i16,
+    i32,
+    i64,
+    u16,
+    u32,
+    f32,
+    f64,
+    Date,
+    Timestamp,
+    Duration,
+    std::time::SystemTime,
+    std::time::Duration,
+    String
+);
+
+impl<T: RowValue> RowElement for Option<T> {}
+impl<T: RowValue> RowElement for Box<T> {}
+impl<K: RowValue + Ord, V: RowValue> RowElement for BTreeMap<K, V> {}
+impl<K: RowValue + Eq + Hash, V: RowValue, S: BuildHasher + Default> RowElement
+    for HashMap<K, V, S>
+{
+}
+
+/// `chrono`'s types (feature `chrono`) in a row: `DateTime<Utc>` and `NaiveDateTime` as
+/// timestamp, `NaiveDate` as date32, `chrono::Duration` as duration, through fury's own
+/// types (one conversion, in `temporal.rs`). Validation refuses a value chrono cannot hold.
+#[cfg(feature = "chrono")]
+macro_rules! chrono_row {
+    ($($t:ty => $via:ty, $fallback:expr;)*) => {$(
+        // SAFETY: `view` reads any bytes without panicking.
+        unsafe impl RowValue for $t {
+            const WIDTH: usize = <$via as RowValue>::WIDTH;
+            const VARIABLE: bool = false;
+            const CHECKS_FIXED: bool = true;
+            type View<'a> = $t;
+            fn hash_into(h: u64) -> u64 {
+                <$via as RowValue>::hash_into(h)
+            }
+            fn write_fixed(&self, out: &mut [u8]) -> Result<()> {
+                <$via>::from(*self).write_fixed(out)
+            }
+            fn check(bytes: &[u8], cx: &mut Check) -> Result<()> {
+                // SAFETY: the view of `$via` reads any bytes.
+                let v = unsafe { <$via as RowValue>::view(false, bytes) };
+                match <$t>::try_from(v) {
+                    Ok(_) => Ok(()),
+                    Err(e) => Err(cx.error(0, e.to_string())),
+                }
+            }
+            #[inline(always)]
+            unsafe fn view(_: bool, bytes: &[u8]) -> $t {
+                // SAFETY: the view of `$via` reads any bytes.
+                let v = unsafe { <$via as RowValue>::view(false, bytes) };
+                // In range after `check`.
+                <$t>::try_from(v).unwrap_or($fallback)
+            }
+            fn from_view(v: $t) -> $t {
+                v
+            }
+        }
+
+        impl RowElement for $t {}
+    )*};
+}
+
+#[cfg(feature = "chrono")]
+chrono_row! {
+    chrono::DateTime<chrono::Utc> => Timestamp, chrono::DateTime::UNIX_EPOCH;
+    chrono::NaiveDateTime => Timestamp, chrono::DateTime::UNIX_EPOCH.naive_utc();
+    chrono::NaiveDate => Date, chrono::DateTime::UNIX_EPOCH.date_naive();
+    chrono::TimeDelta => Duration, chrono::TimeDelta::zero();
 }

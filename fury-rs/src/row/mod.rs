@@ -50,11 +50,13 @@ mod check;
 mod hash;
 mod impls;
 mod layout;
+mod list;
 mod structs;
 
 pub use array::{RowArray, RowArrayIter, RowMap};
 pub use check::Check;
 pub use hash::hash_step;
+pub use list::{RowElement, RowList};
 pub use structs::{StructView, StructWriter};
 
 pub use fury_derive::FuryRow;
@@ -62,10 +64,11 @@ pub use fury_derive::FuryRow;
 use crate::error::{Error, ErrorKind, Result};
 
 /// How one type is laid out in a row: the hidden trait behind [`FuryRow`], implemented for
-/// the field types (`bool`, `i8`..`i64`, `f32`, `f64`, `String`, `Vec<u8>` as binary,
-/// [`Date`](crate::Date), [`Timestamp`](crate::Timestamp), [`Duration`](crate::Duration),
-/// `Option<T>`, `Vec<T>` and `[T; N]` as arrays, `BTreeMap` and `HashMap`) and by the
-/// derive for structs.
+/// the field types (`bool`, `i8`..`i64`, `u8`..`u32` widened, `f32`, `f64`, `String`,
+/// `Vec<u8>` and `[u8; N]` as binary, [`Date`](crate::Date), [`Timestamp`](crate::Timestamp)
+/// and `SystemTime`, [`Duration`](crate::Duration) and `std::time::Duration`, `Option<T>`,
+/// `Box<T>`, `Vec<T>`, `[T; N]` and tuples of one type as arrays, `BTreeMap` and `HashMap`)
+/// and by the derive for structs.
 ///
 /// # Safety
 ///
@@ -76,8 +79,12 @@ use crate::error::{Error, ErrorKind, Result};
 #[doc(hidden)]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no row layout",
-    note = "row fields are bool, i8..i64, f32, f64, String, Vec<u8>, Date, Timestamp, Duration, \
-            Option, Box, Vec, BTreeMap, HashMap and #[derive(FuryRow)] structs"
+    note = "row fields are bool, i8..i64, u8..u32 (widened to int16..int64), f32, f64, String, \
+            Vec<u8>, Date, Timestamp, SystemTime, Duration, Option, Box, Vec, [T; N], tuples of \
+            one element type, BTreeMap, HashMap and #[derive(FuryRow)] structs",
+    note = "u64, usize and i128 have none (no row type holds them): use i64; a tuple of mixed \
+            types has none (pyfory takes only tuples of one type, as lists): use a \
+            #[derive(FuryRow)] struct"
 )]
 pub unsafe trait RowValue {
     /// Width as an array element: 1, 2, 4 or 8; 8 for a value stored out of line.
@@ -128,11 +135,19 @@ pub unsafe trait RowValue {
 ///
 /// For `struct Foo` the derive generates `FooRow<'a>`, a `Copy` view with one method per
 /// field, named after it, returning the field's view: the value itself for `bool`,
-/// integers, floats, [`Date`](crate::Date), [`Timestamp`](crate::Timestamp) and
-/// [`Duration`](crate::Duration); `&'a str` for `String`; `&'a [u8]` for `Vec<u8>`;
-/// [`RowArray`] for `Vec<T>` and `[T; N]`; [`RowMap`] for `BTreeMap` and `HashMap`; the
+/// integers, floats, [`Date`](crate::Date), [`Timestamp`](crate::Timestamp),
+/// [`Duration`](crate::Duration), `SystemTime` and `std::time::Duration`; `&'a str` for
+/// `String`; `&'a [u8]` for `Vec<u8>` and `[u8; N]`; [`RowArray`] for `Vec<T>`, `[T; N]`
+/// and tuples of one type `(T, T, ..)`; [`RowMap`] for `BTreeMap` and `HashMap`; the
 /// nested struct's view for a struct; `Option` of those for `Option<T>` (a null bit). A
-/// non-`Option` field whose null bit is set fails validation.
+/// non-`Option` field whose null bit is set fails validation, and so does a fixed array or
+/// tuple with another number of elements.
+///
+/// The row format has no unsigned integers (nor do pyfory and the official crate have a
+/// layout for them), so `u8`, `u16` and `u32` are stored as `int16`, `int32` and `int64`,
+/// which hold all their values: a peer reads the same number, and validation refuses one
+/// out of range. `u64`, `usize`, `u128` and `i128` have no row type that holds them and are
+/// compile errors (use `i64`); so is a tuple of mixed types (use a struct).
 ///
 /// Attributes: `#[fury_row(field_order = "declaration")]` (the default: the schema is the
 /// fields as declared, the order of the official Rust crate) or `"name"` (sorted by field
@@ -140,6 +155,34 @@ pub unsafe trait RowValue {
 ///
 /// Timestamps and durations are stored in microseconds (finer parts are dropped, rounding
 /// toward negative infinity) and dates as 32-bit day counts; a row holds at most 4 GiB.
+/// With the feature `chrono`, `chrono::DateTime<Utc>` and `NaiveDateTime` are timestamps,
+/// `NaiveDate` a date32 and `chrono::Duration` a duration too.
+///
+/// ```
+/// use fury::row::FuryRow;
+///
+/// #[derive(FuryRow, Debug, PartialEq)]
+/// struct Reading {
+///     sensor: u16,                   // int32
+///     at: std::time::SystemTime,     // timestamp
+///     pos: (f64, f64),               // list<float64> of 2
+///     digest: [u8; 4],               // binary of 4 bytes
+/// }
+///
+/// let r = Reading {
+///     sensor: 65535,
+///     at: std::time::UNIX_EPOCH,
+///     pos: (1.5, -2.0),
+///     digest: *b"abcd",
+/// };
+/// let bytes = r.to_row();
+/// let view = Reading::view_row(&bytes)?;
+/// assert_eq!(view.sensor(), 65535);
+/// assert_eq!(view.pos().get(1), Some(-2.0));
+/// assert_eq!(view.digest(), b"abcd");
+/// assert_eq!(Reading::from_row(&bytes)?, r);
+/// # Ok::<(), fury::Error>(())
+/// ```
 ///
 /// ```
 /// use fury::row::FuryRow;

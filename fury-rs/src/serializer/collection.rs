@@ -233,8 +233,8 @@ pub fn read_elements_with<'de, R: ItemReader<'de>>(
 /// Implements the traits for a set type: `HashSet[S: bounds]` names the hasher parameter and
 /// its bounds (any `BuildHasher + Default`), absent for ordered sets.
 macro_rules! set_impl {
-    ($set:ident $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
-        impl<T: WireType + $($bound)+ $(, $s: $($sb)+)?> WireType for std::collections::$set<T $(, $s)?> {
+    ($($set:ident)::+ $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
+        impl<T: WireType + $($bound)+ $(, $s: $($sb)+)?> WireType for $($set)::+<T $(, $s)?> {
             #[inline]
             fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
                 T::reach(reach)
@@ -250,7 +250,7 @@ macro_rules! set_impl {
             }
         }
 
-        impl<T: Serialize + $($bound)+ $(, $s: $($sb)+)?> Serialize for std::collections::$set<T $(, $s)?> {
+        impl<T: Serialize + $($bound)+ $(, $s: $($sb)+)?> Serialize for $($set)::+<T $(, $s)?> {
             #[inline]
             fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
                 self.iter().for_each(|x| x.visit_buffers(out))
@@ -269,7 +269,7 @@ macro_rules! set_impl {
         }
 
         impl<'de, T: Deserialize<'de> + $($bound)+ $(, $s: $($sb)+)?> Deserialize<'de>
-            for std::collections::$set<T $(, $s)?>
+            for $($set)::+<T $(, $s)?>
         {
             #[inline]
             fn missing() -> Option<Self> {
@@ -294,8 +294,12 @@ macro_rules! set_impl {
     };
 }
 
-set_impl!(HashSet[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
-set_impl!(BTreeSet, Ord);
+set_impl!(std::collections::HashSet[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
+set_impl!(std::collections::BTreeSet, Ord);
+// `indexmap::IndexSet` (feature `indexmap`): a SET written in insertion order and read in
+// wire order, so a set read from pyfory writes back in the order pyfory wrote it.
+#[cfg(feature = "indexmap")]
+set_impl!(indexmap::IndexSet[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
 
 /// A `Vec<T>` always written as a LIST, also for primitive `T` (whose plain `Vec` is a dense
 /// array). Use it for fields that peers declare as lists, e.g. Python's `List[int]`.

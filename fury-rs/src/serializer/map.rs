@@ -363,9 +363,9 @@ fn read_in_chunk<'de, R: ItemReader<'de>>(
 /// Implements the traits for a map type: `HashMap[S: bounds]` names the hasher parameter and
 /// its bounds (any `BuildHasher + Default`), absent for ordered maps.
 macro_rules! map_impl {
-    ($map:ident $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
+    ($($map:ident)::+ $([$s:ident: $($sb:tt)+])?, $($bound:tt)+) => {
         impl<K: WireType + $($bound)+, V: WireType $(, $s: $($sb)+)?> WireType
-            for std::collections::$map<K, V $(, $s)?>
+            for $($map)::+<K, V $(, $s)?>
         {
             #[inline]
             fn reach(reach: &mut crate::registry::Reach<'_>) -> crate::error::Result<()> {
@@ -384,7 +384,7 @@ macro_rules! map_impl {
         }
 
         impl<K: Serialize + $($bound)+, V: Serialize $(, $s: $($sb)+)?> Serialize
-            for std::collections::$map<K, V $(, $s)?>
+            for $($map)::+<K, V $(, $s)?>
         {
             #[inline]
             fn visit_buffers<'v>(&'v self, out: &mut Vec<&'v [u8]>) {
@@ -407,7 +407,7 @@ macro_rules! map_impl {
         }
 
         impl<'de, K: Deserialize<'de> + $($bound)+, V: Deserialize<'de> $(, $s: $($sb)+)?>
-            Deserialize<'de> for std::collections::$map<K, V $(, $s)?>
+            Deserialize<'de> for $($map)::+<K, V $(, $s)?>
         {
             #[inline]
             fn missing() -> Option<Self> {
@@ -426,8 +426,13 @@ macro_rules! map_impl {
     };
 }
 
-map_impl!(HashMap[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
-map_impl!(BTreeMap, Ord);
+map_impl!(std::collections::HashMap[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
+map_impl!(std::collections::BTreeMap, Ord);
+// `indexmap::IndexMap` (feature `indexmap`): a MAP written in insertion order and read in
+// wire order (a later duplicate key keeps the first one's place and takes its value), so a
+// dict read from pyfory writes back in the order pyfory wrote it.
+#[cfg(feature = "indexmap")]
+map_impl!(indexmap::IndexMap[S: std::hash::BuildHasher + Default], Eq + std::hash::Hash);
 
 /// A MAP kept as its pairs in a `Vec<(K, V)>`: written in that order, read in wire order
 /// (duplicate keys a stream holds are kept). Use it where the order of a peer's map matters,

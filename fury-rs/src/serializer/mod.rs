@@ -10,6 +10,8 @@ pub(crate) mod array;
 mod bigdecimal;
 #[cfg(feature = "bytes")]
 mod bytes_crate;
+#[cfg(feature = "chrono")]
+mod chrono_crate;
 mod collection;
 pub mod compatible;
 mod decimal;
@@ -24,11 +26,15 @@ pub mod refs;
 mod rust_decimal;
 mod scalar;
 mod skip;
+#[cfg(feature = "smallvec")]
+mod smallvec_crate;
 mod std_types;
 mod string;
 mod temporal;
 pub(crate) mod typedef_declared;
 pub(crate) mod union;
+#[cfg(feature = "uuid")]
+mod uuid_crate;
 mod wrapper;
 
 pub use any::AnyObject;

@@ -8,6 +8,7 @@ use fury::{Date, Timestamp};
 use fury_conformance::{hex_decode, hex_encode};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
+use std::time::SystemTime;
 
 type R<T> = Result<T, String>;
 
@@ -36,7 +37,32 @@ macro_rules! small_int {
         }
     )*};
 }
-small_int!(i8, i16, i32);
+small_int!(i8, i16, i32, u16);
+
+// u8 and u32 are widened (int16, int64): u8's node is a number, u32's decimal text.
+impl RowJson for u8 {
+    fn from_json(v: &Json) -> R<Self> {
+        match v.as_i64().and_then(|n| u8::try_from(n).ok()) {
+            Some(n) => Ok(n),
+            None => bad("u8", v),
+        }
+    }
+    fn to_json(&self) -> Json {
+        json!(self)
+    }
+}
+
+impl RowJson for u32 {
+    fn from_json(v: &Json) -> R<Self> {
+        match v.as_str().and_then(|s| s.parse().ok()) {
+            Some(n) => Ok(n),
+            None => bad("u32 (int64) as decimal text", v),
+        }
+    }
+    fn to_json(&self) -> Json {
+        json!(self.to_string())
+    }
+}
 
 impl RowJson for i64 {
     fn from_json(v: &Json) -> R<Self> {
@@ -93,15 +119,39 @@ impl RowJson for String {
     }
 }
 
-impl RowJson for Vec<u8> {
-    fn from_json(v: &Json) -> R<Self> {
+/// A list's JSON form: an array of element nodes, or hex for `u8` (a `Vec<u8>` and a
+/// `[u8; N]` are binary in a row).
+trait RowJsonList: RowJson {
+    fn list_from_json(v: &Json) -> R<Vec<Self>> {
+        v.as_array().map_or_else(
+            || bad("a list", v),
+            |a| a.iter().map(Self::from_json).collect(),
+        )
+    }
+    fn list_to_json(items: &[Self]) -> Json {
+        Json::Array(items.iter().map(Self::to_json).collect())
+    }
+}
+
+impl RowJsonList for u8 {
+    fn list_from_json(v: &Json) -> R<Vec<u8>> {
         v.as_str()
             .map_or_else(|| bad("binary as hex", v), hex_decode)
     }
-    fn to_json(&self) -> Json {
-        json!(hex_encode(self))
+    fn list_to_json(items: &[u8]) -> Json {
+        json!(hex_encode(items))
     }
 }
+
+macro_rules! list_elements {
+    ($($t:ty),*) => {$(
+        impl RowJsonList for $t {}
+    )*};
+}
+list_elements!(i8, i16, i32, i64, u16, u32, f32, f64, bool, String, Date, Timestamp, SystemTime);
+impl<T: RowJson> RowJsonList for Option<T> {}
+impl<T: RowJsonList> RowJsonList for Vec<T> {}
+impl<T: RowJsonList, const N: usize> RowJsonList for [T; N] {}
 
 impl RowJson for Date {
     fn from_json(v: &Json) -> R<Self> {
@@ -144,15 +194,56 @@ impl<T: RowJson> RowJson for Option<T> {
     }
 }
 
-impl<T: RowJson> RowJson for Vec<T> {
+impl<T: RowJsonList> RowJson for Vec<T> {
     fn from_json(v: &Json) -> R<Self> {
-        v.as_array().map_or_else(
-            || bad("a list", v),
-            |a| a.iter().map(T::from_json).collect(),
-        )
+        T::list_from_json(v)
     }
     fn to_json(&self) -> Json {
-        Json::Array(self.iter().map(T::to_json).collect())
+        T::list_to_json(self)
+    }
+}
+
+impl<T: RowJsonList, const N: usize> RowJson for [T; N] {
+    fn from_json(v: &Json) -> R<Self> {
+        let items = T::list_from_json(v)?;
+        let n = items.len();
+        items
+            .try_into()
+            .map_err(|_| format!("{N} elements expected, got {n}"))
+    }
+    fn to_json(&self) -> Json {
+        T::list_to_json(self)
+    }
+}
+
+impl<T: RowJsonList + Clone> RowJson for (T, T) {
+    fn from_json(v: &Json) -> R<Self> {
+        let [a, b] = <[T; 2]>::from_json(v)?;
+        Ok((a, b))
+    }
+    fn to_json(&self) -> Json {
+        T::list_to_json(&[self.0.clone(), self.1.clone()])
+    }
+}
+
+impl<T: RowJsonList + Clone> RowJson for (T, T, T) {
+    fn from_json(v: &Json) -> R<Self> {
+        let [a, b, c] = <[T; 3]>::from_json(v)?;
+        Ok((a, b, c))
+    }
+    fn to_json(&self) -> Json {
+        T::list_to_json(&[self.0.clone(), self.1.clone(), self.2.clone()])
+    }
+}
+
+impl RowJson for SystemTime {
+    fn from_json(v: &Json) -> R<Self> {
+        Timestamp::from_json(v)?
+            .to_system_time()
+            .ok_or_else(|| format!("timestamp {v} out of SystemTime's range"))
+    }
+    fn to_json(&self) -> Json {
+        Timestamp::from(*self).to_json()
     }
 }
 
@@ -200,6 +291,8 @@ macro_rules! row_struct {
                 Json::Object(m)
             }
         }
+
+        impl RowJsonList for $name {}
     };
 }
 
@@ -226,6 +319,14 @@ row_struct!(Widths {
 });
 row_struct!(ListOfLists { grid: Vec<Option<Vec<i16>>>, words: Vec<Vec<String>> });
 row_struct!(LongArray { id: i32, values: Vec<i32> });
+row_struct!(#[fury_row(field_order = "name")] RustModel {
+    small: u8, mid: u16, big: u32, maybe: Option<u32>, pair: (i64, i64), names: Vec<String>,
+    when: SystemTime, day: Date, mids: Vec<u16>,
+});
+row_struct!(FixedArrays {
+    coords: [f64; 3], digest: [u8; 9], grid: [[i16; 2]; 3], bytes_opt: Vec<Option<u8>>,
+    words: (String, String, String), stamps: [SystemTime; 2],
+});
 row_struct!(Deep { a: DeepA });
 row_struct!(DeepA { b: DeepB, k: i32 });
 row_struct!(DeepB { c: DeepC });
@@ -270,6 +371,8 @@ pub fn handle(req: &Json) -> R<Json> {
         "row/wide" => run::<Wide>(req),
         "row/long_array" => run::<LongArray>(req),
         "row/nested_deep" => run::<Deep>(req),
+        "row/rust_model" | "row/rust_model_zeros" => run::<RustModel>(req),
+        "row/fixed_arrays" => run::<FixedArrays>(req),
         other => Ok(json!({"skipped": format!("no row mirror for {other}")})),
     }
 }
