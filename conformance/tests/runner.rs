@@ -227,7 +227,7 @@ fn version_2_groups_pass_and_their_faults_are_caught() {
     assert!(r.ok(), "{:?}", failures(&r));
     assert_eq!(
         r.results.len(),
-        67 * 5,
+        79 * 5,
         "five checks of each oob, union, ext, decimal and row vector"
     );
     // a wrong out-of-band buffer: pyfory reads another value, and the exact check says so
