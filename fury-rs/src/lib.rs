@@ -112,7 +112,7 @@ pub mod __private {
     pub use crate::context::{ReadContext, WriteContext};
     pub use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
     pub use crate::registry::plan::ReadPlan;
-    pub use crate::registry::reach::Reach;
+    pub use crate::registry::table::Reach;
     pub use crate::registry::table::{AnyReaderSlot, TypeSlot, UserType};
     pub use crate::registry::{Registration, Registry, UserKind};
     pub use crate::serializer::any::{any_reader, read_any_object, AnyReader};
@@ -127,11 +127,11 @@ pub mod __private {
         struct_body_direct, struct_kind, struct_read_data, struct_read_direct, struct_read_root,
         struct_read_run, struct_read_typed, struct_write_data, struct_write_direct,
         struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
-        write_user_type_info, SchemaHash, StructBody, StructRead,
+        write_union_struct_case, write_user_type_info, SchemaHash, StructBody, StructRead,
     };
     pub use crate::serializer::union::{
         bad_union_case, read_union_case, read_union_case_id, read_union_unit, read_union_unknown,
-        write_union_case, write_union_struct_case, write_union_unit, write_union_unknown,
+        write_union_case, write_union_unit, write_union_unknown,
     };
     pub use crate::serializer::{BorrowCow, CowRead};
     pub use crate::types::{RefFlag, TypeId};

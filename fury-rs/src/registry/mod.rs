@@ -26,12 +26,11 @@
 
 mod names;
 pub(crate) mod plan;
-pub(crate) mod reach;
 pub(crate) mod table;
 mod typedef_cache;
 
 pub(crate) use names::EncodedTypeName;
-pub(crate) use reach::Reach;
+pub(crate) use table::Reach;
 pub use table::{
     case_struct_registration, LocalTypeDef, Registration, Registry, TypeEntry, UserKind,
 };

@@ -1015,3 +1015,37 @@ pub fn struct_read_run<'de, T: StructRead<'de>>(
     ctx.leave();
     Ok(())
 }
+
+/// A union case (see `union.rs`) whose value is an enum variant's case struct: here, beside
+/// the struct writer it uses.
+/// Writes a case whose value is the case struct `C` of an enum variant with several fields,
+/// without building a `C`: its id, the flag and type info of a `C`, then the body that
+/// `body` writes from the variant's fields (given the integer encoding and, in same-schema
+/// mode, `C`'s schema hash to put first).
+#[inline]
+pub fn write_union_struct_case<C, F>(case_id: u32, ctx: &mut WriteContext, body: F) -> Result<()>
+where
+    C: StructBody,
+    F: FnOnce(&mut WriteContext, bool, Option<i32>) -> Result<()>,
+{
+    ctx.writer.var_u32(case_id);
+    ctx.enter()?;
+    // A case struct is a fresh value: it takes a reference id with tracking on, as pyfory's
+    // reader gives the REF_VALUE it reads one, but nothing can refer back to it.
+    super::refs::write_plain_flag(false, true, ctx)?;
+    let r = write_user_type_info::<C>(ctx).and_then(|()| {
+        // The struct's own level, as its reader counts it.
+        ctx.enter()?;
+        let compress_int = ctx.compress_int();
+        let hash = if ctx.compatible() {
+            None
+        } else {
+            Some(C::schema_hash(ctx.registry(), compress_int))
+        };
+        let r = body(ctx, compress_int, hash);
+        ctx.leave();
+        r
+    });
+    ctx.leave();
+    r
+}

@@ -4,8 +4,6 @@
 //! is TYPED_UNION and the user type id, or NAMED_UNION and the names; a union field is
 //! declared UNION in a TypeDef and written without type info.
 
-use super::object::{write_user_type_info, StructBody};
-use super::refs::write_plain_flag;
 use super::{read_type_info, read_with_flag, Deserialize, Serialize};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
@@ -54,38 +52,6 @@ pub fn write_union_case<T: Serialize + ?Sized>(
             .and_then(|()| value.write_data(ctx)),
         Err(e) => Err(e),
     };
-    ctx.leave();
-    r
-}
-
-/// Writes a case whose value is the case struct `C` of an enum variant with several fields,
-/// without building a `C`: its id, the flag and type info of a `C`, then the body that
-/// `body` writes from the variant's fields (given the integer encoding and, in same-schema
-/// mode, `C`'s schema hash to put first).
-#[inline]
-pub fn write_union_struct_case<C, F>(case_id: u32, ctx: &mut WriteContext, body: F) -> Result<()>
-where
-    C: StructBody,
-    F: FnOnce(&mut WriteContext, bool, Option<i32>) -> Result<()>,
-{
-    ctx.writer.var_u32(case_id);
-    ctx.enter()?;
-    // A case struct is a fresh value: it takes a reference id with tracking on, as pyfory's
-    // reader gives the REF_VALUE it reads one, but nothing can refer back to it.
-    write_plain_flag(false, true, ctx)?;
-    let r = write_user_type_info::<C>(ctx).and_then(|()| {
-        // The struct's own level, as its reader counts it.
-        ctx.enter()?;
-        let compress_int = ctx.compress_int();
-        let hash = if ctx.compatible() {
-            None
-        } else {
-            Some(C::schema_hash(ctx.registry(), compress_int))
-        };
-        let r = body(ctx, compress_int, hash);
-        ctx.leave();
-        r
-    });
     ctx.leave();
     r
 }
