@@ -469,6 +469,35 @@ class Gen:
             f"{rust_str(reg['typename'])})"
         )
 
+    def defaulted_field(self, t, tree):
+        """Whether field `tree` of struct `t` gets `#[fury(default)]`: a field of an evolution
+        version whose type is a struct or enum. Its Python mirror has that type's Rust default
+        as its default, which pyfory gives when the peer lacks the field or sends a null; fury
+        never invents a struct or enum value unless the field says so."""
+        return (t.get("alias_of_registration") and isinstance(tree, str) and tree in self.types
+                and self.types[tree].get("generic") is None)
+
+    def needs_default(self):
+        """The user types that implement `Default` for the `#[fury(default)]` fields: the
+        types of those fields, and the struct and enum types their fields hold in turn."""
+        if getattr(self, "_needs_default", None) is None:
+            todo = []
+            for t in self.doc["types"]:
+                if t["kind"] == "struct" and t["name"] in self.field_schemas:
+                    todo += [tree for _, tree in self.field_schemas[t["name"]]
+                             if self.defaulted_field(t, tree)]
+            seen = set()
+            while todo:
+                n = todo.pop()
+                if n in seen:
+                    continue
+                seen.add(n)
+                if self.types[n]["kind"] == "struct":
+                    todo += [tree for _, tree in self.field_schemas[n]
+                             if isinstance(tree, str) and tree in self.types]
+            self._needs_default = seen
+        return self._needs_default
+
     def gen_types(self, out):
         for t in self.doc["types"]:
             reg_attr = self.registration_attr(t)
@@ -477,9 +506,10 @@ class Gen:
                 continue
             out.extend(self.type_doc(t))
             if t["kind"] == "enum":
+                default = t["name"] in self.needs_default()
                 out.append(
                     "#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, "
-                    "PartialOrd, Ord)]"
+                    "PartialOrd, Ord" + (", Default" if default else "") + ")]"
                 )
                 out.append(reg_attr)
                 out.append(f"pub enum {t['name']} {{")
@@ -488,12 +518,15 @@ class Gen:
                     ident = camel_case(v["name"])
                     if ident in seen:
                         raise GenError(f"enum {t['name']}: two variants map to {ident}")
+                    if default and not seen:
+                        out.append("    #[default]")
                     seen.add(ident)
                     out.append(f"    #[fury(id = {int(v['id'])})]")
                     out.append(f"    {ident},")
                 out.append("}")
             else:
-                out.append("#[derive(fury::FuryObject, Debug, Clone, PartialEq)]")
+                default = ", Default" if t["name"] in self.needs_default() else ""
+                out.append(f"#[derive(fury::FuryObject, Debug, Clone, PartialEq{default})]")
                 out.append(reg_attr)
                 if not t["fields"]:
                     out.append(f"pub struct {t['name']} {{}}")
@@ -527,6 +560,8 @@ class Gen:
             enc = self.field_encoding(tree)
             if enc:
                 attrs.append(f'encoding = "{enc}"')
+            if self.defaulted_field(t, tree):
+                attrs.append("default")
             if attrs:
                 out.append(f"    #[fury({', '.join(attrs)})]")
             out.append(f"    pub {ident}: {field_type(fname, tree, lengths.get(fname))},")
@@ -1651,7 +1686,8 @@ class BorrowedGen:
                 out.append("")
                 continue
             out.append(f"/// The borrowed mirror of `owned::{name}`.")
-            out.append("#[derive(fury::FuryObject, Debug, Clone)]")
+            default = ", Default" if name in g.needs_default() else ""
+            out.append(f"#[derive(fury::FuryObject, Debug, Clone{default})]")
             out.append(g.registration_attr(t))
             if not t["fields"]:
                 out.append(f"pub struct {name} {{}}")

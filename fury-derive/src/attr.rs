@@ -67,6 +67,10 @@ pub struct ContainerAttrs {
     /// `#[fury(rename_all = "camelCase")]`: serde's case conventions for field names (of a
     /// struct) or variant names (of an enum).
     pub rename_all: Attr<crate::case::RenameRule>,
+    /// `#[fury(default)]` or `#[fury(default = "path")]`: the value of a field of this type
+    /// that a peer's TypeDef lacks (without it, a struct or enum field the peer lacks is an
+    /// error rather than an invented value).
+    pub default: Attr<DefaultValue>,
 }
 
 /// `#[fury(...)]` on a field.
@@ -120,6 +124,15 @@ fn str_value(meta: &ParseNestedMeta) -> syn::Result<LitStr> {
     meta.value()?.parse()
 }
 
+/// `default` (the `Default` impl) or `default = "path"` (a call of `path()`).
+fn default_value(meta: &ParseNestedMeta) -> syn::Result<DefaultValue> {
+    Ok(if meta.input.peek(syn::Token![=]) {
+        DefaultValue::Path(str_value(meta)?.parse()?)
+    } else {
+        DefaultValue::Trait
+    })
+}
+
 impl ContainerAttrs {
     pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Self {
         let mut out = ContainerAttrs {
@@ -130,6 +143,7 @@ impl ContainerAttrs {
             bound: Attr::none("bound"),
             ext: Attr::none("ext"),
             rename_all: Attr::none("rename_all"),
+            default: Attr::none("default"),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
@@ -144,6 +158,8 @@ impl ContainerAttrs {
                 "transparent" => out.transparent.set(cx, sp, ()),
                 // #[fury(ext)]
                 "ext" => out.ext.set(cx, sp, ()),
+                // #[fury(default)] or #[fury(default = "path::to::fn")]
+                "default" => out.default.set(cx, sp, default_value(meta)?),
                 // #[fury(bound = "T: fury::Serialize + fury::DeserializeOwned + 'static")]
                 "bound" => {
                     let lit = str_value(meta)?;
@@ -179,8 +195,8 @@ impl ContainerAttrs {
                 }
                 _ => return Err(meta.error(
                     "unknown fury attribute on a type: expected `id = N`, `namespace = \"..\"`, \
-                         `name = \"..\"`, `transparent`, `ext`, `bound = \"..\"` or \
-                         `rename_all = \"..\"`",
+                         `name = \"..\"`, `transparent`, `ext`, `bound = \"..\"`, \
+                         `rename_all = \"..\"` or `default`",
                 )),
             }
             Ok(())
@@ -245,14 +261,7 @@ impl FieldAttrs {
                     out.with.set(cx, sp, lit.parse::<syn::Path>()?);
                 }
                 // #[fury(default)] or #[fury(default = "path::to::fn")]
-                "default" => {
-                    let v = if meta.input.peek(syn::Token![=]) {
-                        DefaultValue::Path(str_value(meta)?.parse()?)
-                    } else {
-                        DefaultValue::Trait
-                    };
-                    out.default.set(cx, sp, v);
-                }
+                "default" => out.default.set(cx, sp, default_value(meta)?),
                 // #[fury(alias = "oldName")], repeatable
                 "alias" => {
                     let name = str_value(meta)?.value();

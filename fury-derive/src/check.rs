@@ -18,6 +18,13 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     if let (Some(sp), false) = (a.namespace.span(), a.name.is_set()) {
         cx.error_at(sp, "`namespace` needs a `name` too");
     }
+    if let (Some(sp), true) = (a.default.span(), a.transparent.is_set()) {
+        cx.error_at(
+            sp,
+            "a `transparent` type is its field: give the field's type the default, or the \
+             fields of this type `#[fury(default)]`",
+        );
+    }
     if let Some(sp) = a.ext.span() {
         if a.transparent.is_set() {
             cx.error_at(sp, "`ext` and `transparent` exclude each other");

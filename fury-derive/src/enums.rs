@@ -31,6 +31,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
         }
         None => quote! { ::std::option::Option::None },
     };
+    let missing_fns = crate::structs::missing_fns(cont, missing, true);
     let (type_info_write, type_info_read) = crate::structs::user_type_info_methods();
     quote! {
         const _: () = {
@@ -76,9 +77,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                     <Self as ::fury::Deserialize<'de>>::read_data(ctx)
                 }
 
-                fn missing() -> ::std::option::Option<Self> {
-                    #missing
-                }
+                #missing_fns
 
                 #[inline]
                 fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {

@@ -183,11 +183,26 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
     let fingerprint_c = fingerprint(plans, true);
     let fingerprint_f = fingerprint(plans, false);
     let typedef_infos = plans.iter().map(typedef_info);
-    let missing = plans.iter().map(|p| {
+    let stand_ins = plans.iter().map(|p| {
         let m = &p.member;
-        let v = missing_value(p);
+        let ty = codec_type(p, true);
+        let v = quote! { <#ty as ::fury::Deserialize<'_>>::stand_in()? };
+        let v = match &p.with {
+            Some(with) => quote! { #with::from_wire(#v).ok()? },
+            None => convert(p, true, v),
+        };
         quote! { #m: #v }
     });
+    let missing_fns = missing_fns(
+        cont,
+        quote! {
+            ::std::option::Option::Some(Self {
+                #(#stand_ins,)*
+                #(#skipped: ::std::default::Default::default(),)*
+            })
+        },
+        false,
+    );
     let (hash_static, hash_get) = if generic {
         (
             quote! {},
@@ -441,12 +456,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ::fury::__private::struct_read_run(ctx, id, n, out)
                 }
 
-                fn missing() -> ::std::option::Option<Self> {
-                    ::std::option::Option::Some(Self {
-                        #(#missing,)*
-                        #(#skipped: ::std::default::Default::default(),)*
-                    })
-                }
+                #missing_fns
             }
 
             #user_type
@@ -568,6 +578,14 @@ fn transparent(n: &Names, p: &Plan, skipped: &[syn::Member]) -> TokenStream {
                         #(#skipped: ::std::default::Default::default(),)*
                     })
                 }
+
+                #[inline]
+                fn stand_in() -> ::std::option::Option<Self> {
+                    ::std::option::Option::Some(Self {
+                        #m: <#ty as ::fury::Deserialize<'de>>::stand_in()?,
+                        #(#skipped: ::std::default::Default::default(),)*
+                    })
+                }
             }
         };
     }
@@ -663,7 +681,11 @@ pub fn user_type(
         quote! {
             #[inline]
             fn any_reader() -> ::std::option::Option<::fury::__private::AnyReaderSlot> {
-                ::fury::__private::any_reader::<Self>()
+                #[allow(unused_imports)]
+                use ::fury::__private::{AnyLocalProbe as _, AnySendProbe as _};
+                // Resolves to the `Send` reader only where `Self: Send + Sync` holds.
+                let send = (&::fury::__private::AnyProbe::<Self>::new()).send_reader();
+                ::fury::__private::any_reader::<Self>(send)
             }
         }
     } else {
@@ -907,6 +929,33 @@ fn general_read(plans: &[Plan], skipped: &[syn::Member]) -> TokenStream {
     }
 }
 
+/// The `missing` and `stand_in` methods of a derived struct, enum or union: a field of this
+/// type that a peer lacks takes the type's `#[fury(default)]`, and nothing when it has none
+/// (no value is invented); `stand_in` is the value a reference cell holds while a cycle
+/// through it is read, overwritten before anyone sees it.
+///
+/// `first_variant`: a unit-only enum without a default takes its first variant, as pyfory
+/// gives a missing enum field its first member.
+pub fn missing_fns(cont: &Container, stand_in: TokenStream, first_variant: bool) -> TokenStream {
+    let missing = match cont.attrs.default.get() {
+        Some(DefaultValue::Trait) => {
+            quote! { ::std::option::Option::Some(::std::default::Default::default()) }
+        }
+        Some(DefaultValue::Path(p)) => quote! { ::std::option::Option::Some(#p()) },
+        None if first_variant => stand_in.clone(),
+        None => quote! { ::std::option::Option::None },
+    };
+    quote! {
+        fn missing() -> ::std::option::Option<Self> {
+            #missing
+        }
+
+        fn stand_in() -> ::std::option::Option<Self> {
+            #stand_in
+        }
+    }
+}
+
 /// The value of a field that the peer's TypeDef lacks: `#[fury(default)]`, or the type's
 /// own `missing` value; `None` when there is none.
 fn missing_value(f: &Plan) -> TokenStream {
@@ -932,11 +981,20 @@ fn read_plan(plans: &[Plan], skipped: &[syn::Member], type_name: &str) -> TokenS
     let tys: Vec<_> = plans.iter().map(|f| codec_type(f, true)).collect();
     let arms = plans.iter().zip(&slots).zip(&tys).map(|((f, s), ty)| {
         let i = f.index;
+        // A field with a default of its own takes it for a null too.
+        let read = match f.default {
+            Some(_) => quote! {
+                ::fury::__private::read_evolved_or_null::<#ty>(ctx, &step.field_type)?
+            },
+            None => quote! {
+                ::std::option::Option::Some(
+                    ::fury::__private::read_evolved::<#ty>(ctx, &step.field_type)?,
+                )
+            },
+        };
         quote! {
             ::std::option::Option::Some(#i) => {
-                #s = ::std::option::Option::Some(
-                    ::fury::__private::read_evolved::<#ty>(ctx, &step.field_type)?,
-                );
+                #s = #read;
             }
         }
     });
@@ -957,7 +1015,7 @@ fn read_plan(plans: &[Plan], skipped: &[syn::Member], type_name: &str) -> TokenS
             None => convert(
                 f,
                 true,
-                quote! { ::fury::__private::missing_field::<#ty>(#s, #name, #type_name)? },
+                quote! { ::fury::__private::missing_field::<#ty>(ctx, #s, #name, #type_name)? },
             ),
         };
         quote! { #m: #value }

@@ -345,6 +345,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
         Some(v) => quote! { ::std::option::Option::Some(#v) },
         None => quote! { ::std::option::Option::None },
     };
+    let missing_fns = crate::structs::missing_fns(cont, missing, false);
     let (type_info_write, type_info_read) = crate::structs::user_type_info_methods();
     quote! {
         const _: () = {
@@ -388,9 +389,7 @@ pub fn derive(cont: &Container, variants: &[Variant]) -> TokenStream {
                     <Self as ::fury::Deserialize<'de>>::read_data(ctx)
                 }
 
-                fn missing() -> ::std::option::Option<Self> {
-                    #missing
-                }
+                #missing_fns
 
                 fn read_data(ctx: &mut ::fury::__private::ReadContext<'de, '_>) -> ::fury::Result<Self> {
                     let (case, at) = ::fury::__private::read_union_case_id(ctx)?;

@@ -19,6 +19,7 @@ pub struct Config {
     pub(crate) typedef_cache_entries: usize,
     pub(crate) typedef_cache_bytes: usize,
     pub(crate) max_alloc: usize,
+    pub(crate) strict: bool,
 }
 
 impl Default for Config {
@@ -32,6 +33,7 @@ impl Default for Config {
             typedef_cache_entries: 1024,
             typedef_cache_bytes: crate::registry::DEFAULT_TYPEDEF_CACHE_BYTES,
             max_alloc: usize::MAX,
+            strict: false,
         }
     }
 }
@@ -49,6 +51,12 @@ impl Config {
     /// Whether compatible (schema-evolution) mode is on.
     pub fn compatible(&self) -> bool {
         self.compatible
+    }
+
+    /// Whether a field the peer's schema lacks is an error unless it has a
+    /// `#[fury(default)]` ([`FuryBuilder::strict`](crate::FuryBuilder::strict)).
+    pub fn strict(&self) -> bool {
+        self.strict
     }
 
     /// Whether i32/u32/i64/u64 struct fields default to varints.

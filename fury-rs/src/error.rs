@@ -66,6 +66,16 @@ pub enum ErrorKind {
     /// Decoding would allocate more than [`FuryBuilder::max_alloc`](crate::FuryBuilder::max_alloc)
     /// allows one call: `needed` bytes in all so far, of `limit`.
     AllocLimit { needed: u64, limit: u64 },
+    /// A field of the local struct `ty` that the peer's TypeDef lacks (compatible mode), and
+    /// that cannot be filled: [`FuryBuilder::strict`](crate::FuryBuilder::strict) is on and
+    /// the field has no `#[fury(default)]`, or its type has no default value.
+    MissingField { ty: String, field: String },
+    /// The stream's structs are in the other mode than this `Fury`'s: `stream` and `local`
+    /// are `"compatible"` or `"same-schema"`.
+    ModeMismatch {
+        stream: &'static str,
+        local: &'static str,
+    },
     /// Reading from a `std::io::Read` or writing to a `std::io::Write` failed.
     Io {
         kind: std::io::ErrorKind,
@@ -98,6 +108,8 @@ pub struct Error(Box<Details>);
 struct Details {
     kind: ErrorKind,
     offset: Option<usize>,
+    /// What the user may do about it, when the error has a likely cause on their side.
+    hint: Option<&'static str>,
 }
 
 impl Error {
@@ -107,13 +119,31 @@ impl Error {
         Error(Box::new(Details {
             kind,
             offset: Some(offset),
+            hint: None,
         }))
     }
 
     /// Builds an error that is not tied to an input position (e.g. while writing).
     #[cold]
     pub fn new(kind: ErrorKind) -> Self {
-        Error(Box::new(Details { kind, offset: None }))
+        Error(Box::new(Details {
+            kind,
+            offset: None,
+            hint: None,
+        }))
+    }
+
+    /// The same error with a hint: what the caller may change to avoid it (shown after the
+    /// message).
+    #[cold]
+    pub fn with_hint(mut self, hint: &'static str) -> Self {
+        self.0.hint = Some(hint);
+        self
+    }
+
+    /// The hint, if the error has one (see [`with_hint`](Self::with_hint)).
+    pub fn hint(&self) -> Option<&'static str> {
+        self.0.hint
     }
 
     /// What went wrong.
@@ -200,6 +230,15 @@ impl fmt::Display for ErrorKind {
                 "decoding needs at least {needed} bytes of memory, more than the max_alloc \
                  limit of {limit} bytes"
             ),
+            ErrorKind::MissingField { ty, field } => write!(
+                f,
+                "field `{field}` of {ty} is missing from the peer's schema"
+            ),
+            ErrorKind::ModeMismatch { stream, local } => write!(
+                f,
+                "mode mismatch: the stream is in {stream} mode, this Fury is {local} \
+                 (both sides must use the same `compatible` setting)"
+            ),
             ErrorKind::Io { kind, message } => write!(f, "I/O error ({kind:?}): {message}"),
         }
     }
@@ -208,8 +247,12 @@ impl fmt::Display for ErrorKind {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.offset {
-            Some(off) => write!(f, "{} (at byte offset {off})", self.0.kind),
-            None => write!(f, "{}", self.0.kind),
+            Some(off) => write!(f, "{} (at byte offset {off})", self.0.kind)?,
+            None => write!(f, "{}", self.0.kind)?,
+        }
+        match self.0.hint {
+            Some(hint) => write!(f, "; {hint}"),
+            None => Ok(()),
         }
     }
 }

@@ -46,6 +46,50 @@ impl FuryBuilder {
         self
     }
 
+    /// Strict schema evolution (compatible mode): a field of a local struct that the peer's
+    /// TypeDef lacks is an error ([`ErrorKind::MissingField`](crate::ErrorKind::MissingField),
+    /// naming the struct and the field) unless the field has `#[fury(default)]` or
+    /// `#[fury(default = "path")]`. Default: off, as in pyfory: such a field takes its type's
+    /// default value (0, `""`, an empty collection, `None`), and a field whose type has no
+    /// default value (a derived struct or enum without a type-level `#[fury(default)]`) is an
+    /// error in both settings, never an invented value.
+    ///
+    /// ```
+    /// use fury::{ErrorKind, Fury, FuryObject};
+    ///
+    /// mod v1 {
+    ///     #[derive(fury::FuryObject)]
+    ///     #[fury(id = 40)]
+    ///     pub struct Item { pub sku: String }
+    /// }
+    /// #[derive(FuryObject, Debug)]
+    /// #[fury(id = 40)]
+    /// struct Item {
+    ///     sku: String,
+    ///     qty: u32,
+    ///     #[fury(default)]
+    ///     note: String,
+    /// }
+    ///
+    /// let mut old = Fury::default();
+    /// old.register::<v1::Item>()?;
+    /// let bytes = old.serialize(&v1::Item { sku: "A-1".into() })?;
+    ///
+    /// let mut lenient = Fury::default();
+    /// lenient.register::<Item>()?;
+    /// assert_eq!(lenient.deserialize::<Item>(&bytes)?.qty, 0);
+    ///
+    /// let mut strict = Fury::builder().strict(true).build();
+    /// strict.register::<Item>()?;
+    /// let e = strict.deserialize::<Item>(&bytes).unwrap_err();
+    /// assert!(matches!(e.kind(), ErrorKind::MissingField { field, .. } if field == "qty"), "{e}");
+    /// # Ok::<(), fury::Error>(())
+    /// ```
+    pub fn strict(mut self, on: bool) -> Self {
+        self.config.strict = on;
+        self
+    }
+
     /// Default encoding of `i32`/`u32`/`i64`/`u64` struct fields: varint when on (the
     /// default, as in the peers), fixed width when off. A field's `#[fury(encoding = ..)]`
     /// overrides it.

@@ -115,8 +115,12 @@ pub mod __private {
     pub use crate::registry::table::Reach;
     pub use crate::registry::table::{AnyReaderSlot, TypeSlot, UserType};
     pub use crate::registry::{Registration, Registry, UserKind};
-    pub use crate::serializer::any::{any_reader, read_any_object, AnyReader};
-    pub use crate::serializer::compatible::{missing_field, read_evolved, skip_field};
+    pub use crate::serializer::any::{
+        any_reader, read_any_object, AnyLocalProbe, AnyProbe, AnyReader, AnySendProbe,
+    };
+    pub use crate::serializer::compatible::{
+        missing_field, read_evolved, read_evolved_or_null, skip_field,
+    };
     pub use crate::serializer::ext::{read_ext, write_ext};
     pub use crate::serializer::layout::{
         field_order, same_order, unordered_field, FieldKey, StructLayout,

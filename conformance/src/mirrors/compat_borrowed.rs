@@ -81,7 +81,7 @@ impl crate::borrowed::OwnedMirror<Status> for Status {
 impl crate::borrowed::Borrows for Status {}
 
 /// The borrowed mirror of `owned::Point`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 100)]
 pub struct Point {
     pub x: i32,
@@ -466,7 +466,7 @@ impl crate::borrowed::Borrows for Arrays<'_> {
 }
 
 /// The borrowed mirror of `owned::Inner`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 120)]
 pub struct Inner {
     pub point: Point,
@@ -490,7 +490,7 @@ impl crate::borrowed::Borrows for Inner {
 }
 
 /// The borrowed mirror of `owned::Middle`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 121)]
 pub struct Middle<'a> {
     pub inner: Inner,
@@ -514,7 +514,7 @@ impl crate::borrowed::Borrows for Middle<'_> {
 }
 
 /// The borrowed mirror of `owned::Outer`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 122)]
 pub struct Outer<'a> {
     pub middle: Middle<'a>,
@@ -685,7 +685,7 @@ impl crate::borrowed::Borrows for Mesh {
 }
 
 /// The borrowed mirror of `owned::Person`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(namespace = "demo", name = "Person")]
 pub struct Person<'a> {
     pub name: &'a str,
@@ -718,7 +718,7 @@ impl crate::borrowed::Borrows for Person<'_> {
 }
 
 /// The borrowed mirror of `owned::Server`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(namespace = "a_b", name = "MyHTTPServer2")]
 pub struct Server<'a> {
     pub host: &'a str,
@@ -1651,7 +1651,7 @@ impl crate::borrowed::Borrows for LongTypeName {
 }
 
 /// The borrowed mirror of `owned::Gadget`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 250)]
 pub struct Gadget<'a> {
     pub id: i32,
@@ -1710,7 +1710,9 @@ pub struct EvoPersonV2<'a> {
     pub rank: Option<i32>,
     pub labels: fury::Set<&'a str>,
     pub attrs: fury::Map<&'a str, &'a str>,
+    #[fury(default)]
     pub home: Point,
+    #[fury(default)]
     pub color: Color,
     pub height: f64,
     pub blob: &'a [u8],
@@ -2624,6 +2626,7 @@ impl crate::borrowed::Borrows for EvoDropMapOption<'_> {
 #[fury(id = 210)]
 pub struct EvoDropPoint<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Point,
     pub tail: &'a str,
 }
@@ -2651,6 +2654,7 @@ impl crate::borrowed::Borrows for EvoDropPoint<'_> {
 #[fury(id = 210)]
 pub struct EvoDropServer<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Server<'a>,
     pub tail: &'a str,
 }
@@ -2678,6 +2682,7 @@ impl crate::borrowed::Borrows for EvoDropServer<'_> {
 #[fury(id = 210)]
 pub struct EvoDropPerson<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Person<'a>,
     pub tail: &'a str,
 }
@@ -2705,6 +2710,7 @@ impl crate::borrowed::Borrows for EvoDropPerson<'_> {
 #[fury(id = 210)]
 pub struct EvoDropOuter<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Outer<'a>,
     pub tail: &'a str,
 }
@@ -2732,6 +2738,7 @@ impl crate::borrowed::Borrows for EvoDropOuter<'_> {
 #[fury(id = 210)]
 pub struct EvoDropColor<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Color,
     pub tail: &'a str,
 }
@@ -2759,6 +2766,7 @@ impl crate::borrowed::Borrows for EvoDropColor<'_> {
 #[fury(id = 210)]
 pub struct EvoDropShade<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Shade,
     pub tail: &'a str,
 }
@@ -2786,6 +2794,7 @@ impl crate::borrowed::Borrows for EvoDropShade<'_> {
 #[fury(id = 210)]
 pub struct EvoDropStatus<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Status,
     pub tail: &'a str,
 }
@@ -3434,6 +3443,7 @@ impl crate::borrowed::Borrows for EvoDropMapStringAny<'_> {
 #[fury(id = 210)]
 pub struct EvoDropGadget<'a> {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Gadget<'a>,
     pub tail: &'a str,
 }
@@ -3526,12 +3536,19 @@ pub struct EvoSkipV1<'a> {
     pub r_set_varint32: fury::Set<i32>,
     pub r_map_string_varint64: fury::Map<&'a str, i64>,
     pub r_map_option: fury::Map<&'a str, Option<&'a str>>,
+    #[fury(default)]
     pub r_point: Point,
+    #[fury(default)]
     pub r_server: Server<'a>,
+    #[fury(default)]
     pub r_person: Person<'a>,
+    #[fury(default)]
     pub r_outer: Outer<'a>,
+    #[fury(default)]
     pub r_color: Color,
+    #[fury(default)]
     pub r_shade: Shade,
+    #[fury(default)]
     pub r_status: Status,
     pub r_option_point: Option<Point>,
     pub r_option_point_null: Option<Point>,
@@ -3554,6 +3571,7 @@ pub struct EvoSkipV1<'a> {
     pub r_any_list: fury::Value,
     pub r_list_any: Vec<fury::Value>,
     pub r_map_string_any: fury::Map<&'a str, fury::Value>,
+    #[fury(default)]
     pub r_gadget: Gadget<'a>,
     pub r_list_gadget: Vec<Gadget<'a>>,
 }
@@ -4005,9 +4023,12 @@ pub struct EvoOptV1<'a> {
     pub a: i32,
     pub s: &'a str,
     pub l: Vec<&'a str>,
+    #[fury(default)]
     pub p: Point,
+    #[fury(default)]
     pub c: Color,
     pub m: fury::Map<&'a str, i32>,
+    #[fury(default)]
     pub srv: Server<'a>,
 }
 
@@ -4164,7 +4185,7 @@ impl crate::borrowed::Borrows for EvoNumV2 {
 }
 
 /// The borrowed mirror of `owned::EvoInnerV1`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 217)]
 pub struct EvoInnerV1 {
     pub x: i32,
@@ -4185,7 +4206,7 @@ impl crate::borrowed::Borrows for EvoInnerV1 {
 }
 
 /// The borrowed mirror of `owned::EvoInnerV2`.
-#[derive(fury::FuryObject, Debug, Clone)]
+#[derive(fury::FuryObject, Debug, Clone, Default)]
 #[fury(id = 217)]
 pub struct EvoInnerV2<'a> {
     pub x: i32,
@@ -4212,6 +4233,7 @@ impl crate::borrowed::Borrows for EvoInnerV2<'_> {
 #[derive(fury::FuryObject, Debug, Clone)]
 #[fury(namespace = "evo", name = "Outer")]
 pub struct EvoOuterV1<'a> {
+    #[fury(default)]
     pub inner: EvoInnerV1,
     pub inners: Vec<EvoInnerV1>,
     pub by_key: fury::Map<&'a str, EvoInnerV1>,
@@ -4245,6 +4267,7 @@ impl crate::borrowed::Borrows for EvoOuterV1<'_> {
 #[derive(fury::FuryObject, Debug, Clone)]
 #[fury(namespace = "evo", name = "Outer")]
 pub struct EvoOuterV2<'a> {
+    #[fury(default)]
     pub inner: EvoInnerV2<'a>,
     pub inners: Vec<EvoInnerV2<'a>>,
     pub by_key: fury::Map<&'a str, EvoInnerV2<'a>>,

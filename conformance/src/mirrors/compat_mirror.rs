@@ -11,9 +11,10 @@
 use crate::structs::{CompatCase, CompatKind, RegisterFn, TypeDefCase};
 
 /// 'default ids': Python values 0, 1, 2, so ids = ordinals
-#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[fury(id = 101)]
 pub enum Color {
+    #[default]
     #[fury(id = 0)]
     Red,
     #[fury(id = 1)]
@@ -59,9 +60,10 @@ pub enum Sign {
 }
 
 /// string Python values: pyfory writes ordinals
-#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[fury(namespace = "demo", name = "Shade")]
 pub enum Shade {
+    #[default]
     #[fury(id = 0)]
     Light,
     #[fury(id = 1)]
@@ -81,9 +83,10 @@ pub enum Mood {
 }
 
 /// id and variant ids above 127 take two var_uint32 bytes
-#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(fury::FuryObject, Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[fury(id = 1000)]
 pub enum Status {
+    #[default]
     #[fury(id = 0)]
     Ok,
     #[fury(id = 404)]
@@ -92,7 +95,7 @@ pub enum Status {
     Error,
 }
 
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 100)]
 pub struct Point {
     pub x: i32,
@@ -222,21 +225,21 @@ pub struct Arrays {
     pub opt_ints: Option<Vec<i32>>,
 }
 
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 120)]
 pub struct Inner {
     pub point: Point,
     pub weight: i64,
 }
 
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 121)]
 pub struct Middle {
     pub inner: Inner,
     pub label: String,
 }
 
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 122)]
 pub struct Outer {
     pub middle: Middle,
@@ -287,7 +290,7 @@ pub struct Mesh {
     pub sprites: Vec<Sprite>,
 }
 
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(namespace = "demo", name = "Person")]
 pub struct Person {
     pub name: String,
@@ -298,7 +301,7 @@ pub struct Person {
 }
 
 /// type name with digits: LOWER_UPPER_DIGIT_SPECIAL
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(namespace = "a_b", name = "MyHTTPServer2")]
 pub struct Server {
     pub host: String,
@@ -627,7 +630,7 @@ pub struct LongTypeName {
 
 /// registered only by the writers of the drop/gadget vectors: unknown to the reader
 /// Evolution type, version 1 of registration `id 250` (registered only where a vector lists it).
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 250)]
 pub struct Gadget {
     pub id: i32,
@@ -654,7 +657,9 @@ pub struct EvoPersonV2 {
     pub rank: Option<i32>,
     pub labels: fury::Set<String>,
     pub attrs: fury::Map<String, String>,
+    #[fury(default)]
     pub home: Point,
+    #[fury(default)]
     pub color: Color,
     pub height: f64,
     pub blob: Vec<u8>,
@@ -959,6 +964,7 @@ pub struct EvoDropMapOption {
 #[fury(id = 210)]
 pub struct EvoDropPoint {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Point,
     pub tail: String,
 }
@@ -968,6 +974,7 @@ pub struct EvoDropPoint {
 #[fury(id = 210)]
 pub struct EvoDropServer {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Server,
     pub tail: String,
 }
@@ -977,6 +984,7 @@ pub struct EvoDropServer {
 #[fury(id = 210)]
 pub struct EvoDropPerson {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Person,
     pub tail: String,
 }
@@ -986,6 +994,7 @@ pub struct EvoDropPerson {
 #[fury(id = 210)]
 pub struct EvoDropOuter {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Outer,
     pub tail: String,
 }
@@ -995,6 +1004,7 @@ pub struct EvoDropOuter {
 #[fury(id = 210)]
 pub struct EvoDropColor {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Color,
     pub tail: String,
 }
@@ -1004,6 +1014,7 @@ pub struct EvoDropColor {
 #[fury(id = 210)]
 pub struct EvoDropShade {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Shade,
     pub tail: String,
 }
@@ -1013,6 +1024,7 @@ pub struct EvoDropShade {
 #[fury(id = 210)]
 pub struct EvoDropStatus {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Status,
     pub tail: String,
 }
@@ -1229,6 +1241,7 @@ pub struct EvoDropMapStringAny {
 #[fury(id = 210)]
 pub struct EvoDropGadget {
     pub keep: i32,
+    #[fury(default)]
     pub dropped: Gadget,
     pub tail: String,
 }
@@ -1286,12 +1299,19 @@ pub struct EvoSkipV1 {
     pub r_set_varint32: fury::Set<i32>,
     pub r_map_string_varint64: fury::Map<String, i64>,
     pub r_map_option: fury::Map<String, Option<String>>,
+    #[fury(default)]
     pub r_point: Point,
+    #[fury(default)]
     pub r_server: Server,
+    #[fury(default)]
     pub r_person: Person,
+    #[fury(default)]
     pub r_outer: Outer,
+    #[fury(default)]
     pub r_color: Color,
+    #[fury(default)]
     pub r_shade: Shade,
+    #[fury(default)]
     pub r_status: Status,
     pub r_option_point: Option<Point>,
     pub r_option_point_null: Option<Point>,
@@ -1314,6 +1334,7 @@ pub struct EvoSkipV1 {
     pub r_any_list: fury::Value,
     pub r_list_any: Vec<fury::Value>,
     pub r_map_string_any: fury::Map<String, fury::Value>,
+    #[fury(default)]
     pub r_gadget: Gadget,
     pub r_list_gadget: Vec<Gadget>,
 }
@@ -1431,9 +1452,12 @@ pub struct EvoOptV1 {
     pub a: i32,
     pub s: String,
     pub l: Vec<String>,
+    #[fury(default)]
     pub p: Point,
+    #[fury(default)]
     pub c: Color,
     pub m: fury::Map<String, i32>,
+    #[fury(default)]
     pub srv: Server,
 }
 
@@ -1482,14 +1506,14 @@ pub struct EvoNumV2 {
 }
 
 /// Evolution type, version 1 of registration `id 217` (registered only where a vector lists it).
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 217)]
 pub struct EvoInnerV1 {
     pub x: i32,
 }
 
 /// Evolution type, version 2 of registration `id 217` (registered only where a vector lists it).
-#[derive(fury::FuryObject, Debug, Clone, PartialEq)]
+#[derive(fury::FuryObject, Debug, Clone, PartialEq, Default)]
 #[fury(id = 217)]
 pub struct EvoInnerV2 {
     pub x: i32,
@@ -1500,6 +1524,7 @@ pub struct EvoInnerV2 {
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "evo", name = "Outer")]
 pub struct EvoOuterV1 {
+    #[fury(default)]
     pub inner: EvoInnerV1,
     pub inners: Vec<EvoInnerV1>,
     pub by_key: fury::Map<String, EvoInnerV1>,
@@ -1511,6 +1536,7 @@ pub struct EvoOuterV1 {
 #[derive(fury::FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "evo", name = "Outer")]
 pub struct EvoOuterV2 {
+    #[fury(default)]
     pub inner: EvoInnerV2,
     pub inners: Vec<EvoInnerV2>,
     pub by_key: fury::Map<String, EvoInnerV2>,

@@ -228,6 +228,12 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         self.config.compatible
     }
 
+    /// Whether a field the peer's schema lacks needs a `#[fury(default)]`.
+    #[inline]
+    pub fn strict(&self) -> bool {
+        self.config.strict
+    }
+
     /// An error of `kind` at the current input offset.
     #[cold]
     pub fn error(&self, kind: ErrorKind) -> Error {

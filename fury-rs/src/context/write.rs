@@ -74,7 +74,8 @@ impl<'a> WriteContext<'a> {
     /// Enters one level of nesting (a container or struct body).
     #[inline]
     pub fn enter(&mut self) -> Result<()> {
-        self.depth.enter().map_err(Error::new)
+        let tracking = self.config.ref_tracking;
+        self.depth.enter().map_err(|k| depth_error(k, tracking))
     }
 
     /// Leaves one level of nesting.
@@ -100,4 +101,18 @@ impl<'a> WriteContext<'a> {
             Err(_) => Err(length_too_large(len)),
         }
     }
+}
+
+/// The depth error of a writer: without reference tracking, the likely cause is a cycle,
+/// which only tracking can write.
+#[cold]
+fn depth_error(kind: ErrorKind, tracking: bool) -> Error {
+    let e = Error::new(kind);
+    if tracking {
+        return e;
+    }
+    e.with_hint(
+        "if the value is cyclic (an Rc or Arc that reaches itself), build the Fury with \
+         ref_tracking(true), which writes a shared value once and then back references to it",
+    )
 }

@@ -66,6 +66,32 @@ use std::sync::Arc;
 /// once, then as a back reference, and reads back as one allocation; a `Box` cannot be
 /// shared, so a back reference read into a `Box<dyn AnyObject>` is an error.
 ///
+/// For models that move between threads, `Box<dyn AnyObject + Send + Sync>` and
+/// `Arc<dyn AnyObject + Send + Sync>` write the same bytes. Reading, a built-in type is boxed
+/// as above (a LIST as `Vec<Box<dyn AnyObject + Send + Sync>>`), and a registered type only if
+/// its derive found it `Send + Sync`: a type with an `Rc` inside, or a generic type (whose
+/// generic impl cannot tell), is an `Unsupported` error there.
+///
+/// ```
+/// use fury::{AnyObject, Fury, FuryObject};
+///
+/// #[derive(FuryObject, Debug, PartialEq)]
+/// #[fury(id = 510)]
+/// struct Tick { n: u32 }
+///
+/// #[derive(FuryObject, Debug)]
+/// #[fury(id = 511)]
+/// struct Envelope { body: Box<dyn AnyObject + Send + Sync> }
+///
+/// let mut fury = Fury::default();
+/// fury.register::<Tick>()?.register::<Envelope>()?;
+/// let bytes = fury.serialize(&Envelope { body: Box::new(Tick { n: 3 }) })?;
+/// let e: Envelope = fury.deserialize(&bytes)?;
+/// let n = std::thread::spawn(move || e.body.downcast_ref::<Tick>().map(|t| t.n)).join();
+/// assert_eq!(n.unwrap(), Some(3));
+/// # Ok::<(), fury::Error>(())
+/// ```
+///
 /// ```
 /// use fury::{AnyObject, Fury, FuryObject};
 ///
@@ -257,45 +283,80 @@ any_object_generic!(
     [T] std::collections::BTreeSet<T>,
 );
 
-impl dyn AnyObject {
-    /// True when the value is a `T`.
-    pub fn is<T: Any>(&self) -> bool {
-        self.as_any().is::<T>()
-    }
+macro_rules! dyn_methods {
+    ($dyn:ty) => {
+        impl $dyn {
+            /// True when the value is a `T`.
+            pub fn is<T: Any>(&self) -> bool {
+                self.as_any().is::<T>()
+            }
 
-    /// The value as a `T`, if it is one.
-    ///
-    /// ```
-    /// let b: Box<dyn fury::AnyObject> = Box::new("hi".to_string());
-    /// assert_eq!(b.downcast_ref::<String>().map(String::as_str), Some("hi"));
-    /// assert_eq!(b.downcast_ref::<i64>(), None);
-    /// ```
-    pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
-        self.as_any().downcast_ref::<T>()
-    }
+            /// The value as a `T`, if it is one.
+            ///
+            /// ```
+            /// let b: Box<dyn fury::AnyObject> = Box::new("hi".to_string());
+            /// assert_eq!(b.downcast_ref::<String>().map(String::as_str), Some("hi"));
+            /// assert_eq!(b.downcast_ref::<i64>(), None);
+            /// ```
+            pub fn downcast_ref<T: Any>(&self) -> Option<&T> {
+                self.as_any().downcast_ref::<T>()
+            }
 
-    /// The value as a mutable `T`, if it is one.
-    pub fn downcast_mut<T: Any>(&mut self) -> Option<&mut T> {
-        self.as_any_mut().downcast_mut::<T>()
-    }
+            /// The value as a mutable `T`, if it is one.
+            pub fn downcast_mut<T: Any>(&mut self) -> Option<&mut T> {
+                self.as_any_mut().downcast_mut::<T>()
+            }
 
-    /// The box as a `Box<T>`, or itself when the value is not a `T`.
-    ///
-    /// ```
-    /// let b: Box<dyn fury::AnyObject> = Box::new(7i32);
-    /// let b = b.downcast::<String>().unwrap_err(); // not a String: the box comes back
-    /// assert_eq!(*b.downcast::<i32>().unwrap(), 7);
-    /// ```
-    pub fn downcast<T: Any>(self: Box<Self>) -> std::result::Result<Box<T>, Box<Self>> {
-        if !self.is::<T>() {
-            return Err(self);
+            /// The box as a `Box<T>`, or itself when the value is not a `T`.
+            ///
+            /// ```
+            /// let b: Box<dyn fury::AnyObject> = Box::new(7i32);
+            /// let b = b.downcast::<String>().unwrap_err(); // not a String: the box comes back
+            /// assert_eq!(*b.downcast::<i32>().unwrap(), 7);
+            /// ```
+            pub fn downcast<T: Any>(self: Box<Self>) -> std::result::Result<Box<T>, Box<Self>> {
+                if !self.is::<T>() {
+                    return Err(self);
+                }
+                // `is` just held, so the conversion succeeds; its error arm only satisfies the types.
+                self.into_any()
+                    .downcast::<T>()
+                    .map_err(|_| Box::new(()) as Box<Self>)
+            }
+
+            /// The `Arc` as an `Arc<T>`, or itself when the value is not a `T`.
+            ///
+            /// ```
+            /// use std::sync::Arc;
+            /// let a: Arc<dyn fury::AnyObject> = Arc::new("x".to_string());
+            /// assert_eq!(*a.downcast_arc::<String>().unwrap(), "x");
+            /// ```
+            #[allow(unsafe_code)] // `Arc<dyn Any>` has no safe downcast unless `Send + Sync`
+            pub fn downcast_arc<T: Any>(self: Arc<Self>) -> std::result::Result<Arc<T>, Arc<Self>> {
+                if !self.is::<T>() {
+                    return Err(self);
+                }
+                let raw = Arc::into_raw(self).cast::<T>();
+                // SAFETY: the pointer comes from `Arc::into_raw` of an `Arc` of this trait object whose
+                // value is a `T` (checked just above), so its data pointer points at a `T` of `T`'s
+                // size and alignment inside an `Arc` allocation, as `Arc::from_raw` requires; the
+                // strong count taken by `into_raw` is handed to the new `Arc`.
+                Ok(unsafe { Arc::from_raw(raw) })
+            }
+
+            /// True for a null: the `()` that a NONE type info (pyfory's `None` in an `Any` field)
+            /// reads as.
+            pub fn is_null(&self) -> bool {
+                self.is::<()>()
+            }
         }
-        // `is` just held, so the conversion succeeds; its error arm only satisfies the types.
-        self.into_any()
-            .downcast::<T>()
-            .map_err(|_| Box::new(()) as Box<Self>)
-    }
+    };
+}
 
+dyn_methods!(dyn AnyObject);
+dyn_methods!(dyn AnyObject + Send + Sync);
+
+impl dyn AnyObject {
     /// The `Rc` as an `Rc<T>`, or itself when the value is not a `T`.
     ///
     /// ```
@@ -314,35 +375,15 @@ impl dyn AnyObject {
             .downcast::<T>()
             .map_err(|_| Rc::new(()) as Rc<Self>)
     }
-
-    /// The `Arc` as an `Arc<T>`, or itself when the value is not a `T`.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// let a: Arc<dyn fury::AnyObject> = Arc::new("x".to_string());
-    /// assert_eq!(*a.downcast_arc::<String>().unwrap(), "x");
-    /// ```
-    #[allow(unsafe_code)] // `Arc<dyn Any>` has no safe downcast unless `Send + Sync`
-    pub fn downcast_arc<T: Any>(self: Arc<Self>) -> std::result::Result<Arc<T>, Arc<Self>> {
-        if !self.is::<T>() {
-            return Err(self);
-        }
-        let raw = Arc::into_raw(self).cast::<T>();
-        // SAFETY: the pointer comes from `Arc::into_raw` of an `Arc<dyn AnyObject>` whose
-        // value is a `T` (checked just above), so its data pointer points at a `T` of `T`'s
-        // size and alignment inside an `Arc` allocation, as `Arc::from_raw` requires; the
-        // strong count taken by `into_raw` is handed to the new `Arc`.
-        Ok(unsafe { Arc::from_raw(raw) })
-    }
-
-    /// True for a null: the `()` that a NONE type info (pyfory's `None` in an `Any` field)
-    /// reads as.
-    pub fn is_null(&self) -> bool {
-        self.is::<()>()
-    }
 }
 
 impl std::fmt::Debug for dyn AnyObject {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("AnyObject").field(&self.type_name()).finish()
+    }
+}
+
+impl std::fmt::Debug for dyn AnyObject + Send + Sync {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("AnyObject").field(&self.type_name()).finish()
     }
@@ -353,12 +394,28 @@ impl std::fmt::Debug for dyn AnyObject {
 pub type AnyReader =
     for<'de, 'r> fn(&mut ReadContext<'de, 'r>, TypeId) -> Result<Box<dyn AnyObject>>;
 
-/// The [`AnyReader`] of a registered type `T`, as its registry entry keeps it.
-pub fn any_reader<T>() -> Option<AnyReaderSlot>
+/// As [`AnyReader`], into a box that can move between threads.
+pub type AnySendReader =
+    for<'de, 'r> fn(&mut ReadContext<'de, 'r>, TypeId) -> Result<Box<dyn AnyObject + Send + Sync>>;
+
+/// The readers a registry entry keeps for a type: into `Box<dyn AnyObject>`, and into
+/// `Box<dyn AnyObject + Send + Sync>` when the type is `Send + Sync`.
+#[derive(Clone, Copy)]
+struct AnyReaders {
+    local: AnyReader,
+    send: Option<AnySendReader>,
+}
+
+/// The readers of a registered type `T`, as its registry entry keeps them; `send` is what
+/// [`AnyProbe`] found.
+pub fn any_reader<T>(send: Option<AnySendReader>) -> Option<AnyReaderSlot>
 where
     T: UserType + super::DeserializeOwned + AnyObject,
 {
-    Some(AnyReaderSlot::new::<AnyReader>(read_any_object::<T>))
+    Some(AnyReaderSlot::new(AnyReaders {
+        local: read_any_object::<T>,
+        send,
+    }))
 }
 
 /// The [`AnyReader`] of a registered type `T`.
@@ -368,6 +425,112 @@ where
 {
     ctx.charge(std::mem::size_of::<T>())?;
     Ok(Box::new(T::read_typed(ctx, id)?))
+}
+
+fn read_any_send<T>(
+    ctx: &mut ReadContext<'_, '_>,
+    id: TypeId,
+) -> Result<Box<dyn AnyObject + Send + Sync>>
+where
+    T: UserType + super::DeserializeOwned + AnyObject + Send + Sync,
+{
+    ctx.charge(std::mem::size_of::<T>())?;
+    Ok(Box::new(T::read_typed(ctx, id)?))
+}
+
+/// Finds out, in the code `#[derive(FuryObject)]` generates for a type without type
+/// parameters, whether the type is `Send + Sync`, without requiring it: the method call
+/// `(&AnyProbe::<T>::new()).send_reader()` resolves to [`AnySendProbe`] (found first) when
+/// `T: Send + Sync` holds and to [`AnyLocalProbe`] otherwise. Inside a generic impl the
+/// bound cannot be proven, so generic types get no `Send` reader.
+pub struct AnyProbe<T>(std::marker::PhantomData<fn() -> T>);
+
+impl<T> AnyProbe<T> {
+    /// The probe of `T`.
+    pub fn new() -> Self {
+        AnyProbe(std::marker::PhantomData)
+    }
+}
+
+impl<T> Default for AnyProbe<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// See [`AnyProbe`]: the reader into `Box<dyn AnyObject + Send + Sync>`.
+pub trait AnySendProbe {
+    /// The reader.
+    fn send_reader(&self) -> Option<AnySendReader>;
+}
+
+impl<T> AnySendProbe for AnyProbe<T>
+where
+    T: UserType + super::DeserializeOwned + AnyObject + Send + Sync,
+{
+    fn send_reader(&self) -> Option<AnySendReader> {
+        Some(read_any_send::<T>)
+    }
+}
+
+/// See [`AnyProbe`]: no reader, for types that are not `Send + Sync`.
+pub trait AnyLocalProbe {
+    /// No reader.
+    fn send_reader(&self) -> Option<AnySendReader>;
+}
+
+impl<T> AnyLocalProbe for &AnyProbe<T> {
+    fn send_reader(&self) -> Option<AnySendReader> {
+        None
+    }
+}
+
+/// The two boxes a `dyn AnyObject` position reads into: what differs between them.
+trait AnyBox: Sized + 'static + for<'de> Deserialize<'de> {
+    fn wrap<T: AnyObject + Send + Sync>(v: T) -> Self;
+    fn list(items: Vec<Self>) -> Self;
+    fn set(items: Set<Self>) -> Self;
+    fn map(pairs: Map<Self, Self>) -> Self;
+    /// The registered type's reader into this box, if it has one.
+    fn user_reader(
+        readers: &AnyReaders,
+    ) -> Option<for<'de, 'r> fn(&mut ReadContext<'de, 'r>, TypeId) -> Result<Self>>;
+}
+
+impl AnyBox for Box<dyn AnyObject> {
+    fn wrap<T: AnyObject + Send + Sync>(v: T) -> Self {
+        Box::new(v)
+    }
+    fn list(items: Vec<Self>) -> Self {
+        Box::new(items)
+    }
+    fn set(items: Set<Self>) -> Self {
+        Box::new(items)
+    }
+    fn map(pairs: Map<Self, Self>) -> Self {
+        Box::new(pairs)
+    }
+    fn user_reader(readers: &AnyReaders) -> Option<AnyReader> {
+        Some(readers.local)
+    }
+}
+
+impl AnyBox for Box<dyn AnyObject + Send + Sync> {
+    fn wrap<T: AnyObject + Send + Sync>(v: T) -> Self {
+        Box::new(v)
+    }
+    fn list(items: Vec<Self>) -> Self {
+        Box::new(items)
+    }
+    fn set(items: Set<Self>) -> Self {
+        Box::new(items)
+    }
+    fn map(pairs: Map<Self, Self>) -> Self {
+        Box::new(pairs)
+    }
+    fn user_reader(readers: &AnyReaders) -> Option<AnySendReader> {
+        readers.send
+    }
 }
 
 /// Reads the rest of a type info whose kind byte `id` was read (at `at`), and for a user
@@ -431,7 +594,7 @@ fn read_any_type_info<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId, at: usize
 
 /// Reads a payload of wire type `id` (its type info read by [`read_any_type_info`]) into a
 /// box of the Rust type that type stands for.
-fn read_any<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Box<dyn AnyObject>> {
+fn read_any<'de, B: AnyBox>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<B> {
     if user_kind(id).is_none() {
         return read_builtin(ctx, id);
     }
@@ -448,13 +611,23 @@ fn read_any<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Box<dyn A
             ),
         })
     })?;
-    let read = entry
+    let readers = entry
         .any_reader
         .as_ref()
-        .and_then(|r| r.get::<AnyReader>().copied());
-    let read = read.ok_or_else(|| {
+        .and_then(|r| r.get::<AnyReaders>().copied());
+    let readers = readers.ok_or_else(|| {
         ctx.error(ErrorKind::Unsupported {
             what: format!("{} cannot be read as a dyn AnyObject", entry.rust_name),
+        })
+    })?;
+    let read = B::user_reader(&readers).ok_or_else(|| {
+        ctx.error(ErrorKind::Unsupported {
+            what: format!(
+                "{} in a dyn AnyObject + Send + Sync position: the derive found it is not \
+                 Send + Sync (or it has type parameters, whose impls cannot tell); use \
+                 Box<dyn AnyObject> there",
+                entry.rust_name
+            ),
         })
     })?;
     if let Some(def) = &target.def {
@@ -467,55 +640,56 @@ fn read_any<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Box<dyn A
     Ok(v)
 }
 
-fn boxed<'de, T: Deserialize<'de> + AnyObject>(
-    ctx: &mut ReadContext<'de, '_>,
-    id: TypeId,
-) -> Result<Box<dyn AnyObject>> {
-    ctx.charge(std::mem::size_of::<T>())?;
-    Ok(Box::new(T::read_typed(ctx, id)?))
-}
-
 /// A built-in type's payload, as the Rust type of the table on [`AnyObject`].
-fn read_builtin<'de>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Box<dyn AnyObject>> {
+fn read_builtin<'de, B: AnyBox>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<B> {
     use TypeId::*;
-    type Dyn = Box<dyn AnyObject>;
+    fn read<'de, T: Deserialize<'de>>(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<T> {
+        ctx.charge(std::mem::size_of::<T>())?;
+        T::read_typed(ctx, id)
+    }
+    fn boxed<'de, T: Deserialize<'de> + AnyObject + Send + Sync, B: AnyBox>(
+        ctx: &mut ReadContext<'de, '_>,
+        id: TypeId,
+    ) -> Result<B> {
+        read::<T>(ctx, id).map(B::wrap)
+    }
     match id {
-        None => boxed::<()>(ctx, id),
-        Bool => boxed::<bool>(ctx, id),
-        Int8 => boxed::<i8>(ctx, id),
-        Int16 => boxed::<i16>(ctx, id),
-        Int32 | VarInt32 => boxed::<i32>(ctx, id),
-        Int64 | VarInt64 | TaggedInt64 => boxed::<i64>(ctx, id),
-        UInt8 => boxed::<u8>(ctx, id),
-        UInt16 => boxed::<u16>(ctx, id),
-        UInt32 | VarUInt32 => boxed::<u32>(ctx, id),
-        UInt64 | VarUInt64 | TaggedUInt64 => boxed::<u64>(ctx, id),
-        Float16 => boxed::<F16>(ctx, id),
-        BFloat16 => boxed::<BF16>(ctx, id),
-        Float32 => boxed::<f32>(ctx, id),
-        Float64 => boxed::<f64>(ctx, id),
-        String => boxed::<std::string::String>(ctx, id),
-        Binary => boxed::<Vec<u8>>(ctx, id),
-        Duration => boxed::<crate::Duration>(ctx, id),
-        Timestamp => boxed::<crate::Timestamp>(ctx, id),
-        Date => boxed::<crate::Date>(ctx, id),
-        Decimal => boxed::<crate::Decimal>(ctx, id),
-        List => boxed::<Vec<Dyn>>(ctx, id),
-        Set => boxed::<super::Set<Dyn>>(ctx, id),
-        Map => boxed::<super::Map<Dyn, Dyn>>(ctx, id),
-        BoolArray => boxed::<Vec<bool>>(ctx, id),
-        Int8Array => boxed::<Vec<i8>>(ctx, id),
-        Int16Array => boxed::<Vec<i16>>(ctx, id),
-        Int32Array => boxed::<Vec<i32>>(ctx, id),
-        Int64Array => boxed::<Vec<i64>>(ctx, id),
-        UInt8Array => boxed::<super::UInt8Array>(ctx, id),
-        UInt16Array => boxed::<Vec<u16>>(ctx, id),
-        UInt32Array => boxed::<Vec<u32>>(ctx, id),
-        UInt64Array => boxed::<Vec<u64>>(ctx, id),
-        Float16Array => boxed::<Vec<F16>>(ctx, id),
-        BFloat16Array => boxed::<Vec<BF16>>(ctx, id),
-        Float32Array => boxed::<Vec<f32>>(ctx, id),
-        Float64Array => boxed::<Vec<f64>>(ctx, id),
+        None => boxed::<(), B>(ctx, id),
+        Bool => boxed::<bool, B>(ctx, id),
+        Int8 => boxed::<i8, B>(ctx, id),
+        Int16 => boxed::<i16, B>(ctx, id),
+        Int32 | VarInt32 => boxed::<i32, B>(ctx, id),
+        Int64 | VarInt64 | TaggedInt64 => boxed::<i64, B>(ctx, id),
+        UInt8 => boxed::<u8, B>(ctx, id),
+        UInt16 => boxed::<u16, B>(ctx, id),
+        UInt32 | VarUInt32 => boxed::<u32, B>(ctx, id),
+        UInt64 | VarUInt64 | TaggedUInt64 => boxed::<u64, B>(ctx, id),
+        Float16 => boxed::<F16, B>(ctx, id),
+        BFloat16 => boxed::<BF16, B>(ctx, id),
+        Float32 => boxed::<f32, B>(ctx, id),
+        Float64 => boxed::<f64, B>(ctx, id),
+        String => boxed::<std::string::String, B>(ctx, id),
+        Binary => boxed::<Vec<u8>, B>(ctx, id),
+        Duration => boxed::<crate::Duration, B>(ctx, id),
+        Timestamp => boxed::<crate::Timestamp, B>(ctx, id),
+        Date => boxed::<crate::Date, B>(ctx, id),
+        Decimal => boxed::<crate::Decimal, B>(ctx, id),
+        List => read::<Vec<B>>(ctx, id).map(B::list),
+        Set => read::<super::Set<B>>(ctx, id).map(B::set),
+        Map => read::<super::Map<B, B>>(ctx, id).map(B::map),
+        BoolArray => boxed::<Vec<bool>, B>(ctx, id),
+        Int8Array => boxed::<Vec<i8>, B>(ctx, id),
+        Int16Array => boxed::<Vec<i16>, B>(ctx, id),
+        Int32Array => boxed::<Vec<i32>, B>(ctx, id),
+        Int64Array => boxed::<Vec<i64>, B>(ctx, id),
+        UInt8Array => boxed::<super::UInt8Array, B>(ctx, id),
+        UInt16Array => boxed::<Vec<u16>, B>(ctx, id),
+        UInt32Array => boxed::<Vec<u32>, B>(ctx, id),
+        UInt64Array => boxed::<Vec<u64>, B>(ctx, id),
+        Float16Array => boxed::<Vec<F16>, B>(ctx, id),
+        BFloat16Array => boxed::<Vec<BF16>, B>(ctx, id),
+        Float32Array => boxed::<Vec<f32>, B>(ctx, id),
+        Float64Array => boxed::<Vec<f64>, B>(ctx, id),
         other => Err(ctx.error(ErrorKind::Unsupported {
             what: format!("a {} value in a dyn AnyObject position", other.name()),
         })),
@@ -531,8 +705,8 @@ fn needs_type_info(ctx: &ReadContext<'_, '_>) -> Error {
 
 /// The traits for `Box`, `Rc` and `Arc` of `dyn AnyObject`: what they share.
 macro_rules! dyn_pointer {
-    ($ptr:ident, $ref_type:expr, { $($ser:tt)* }, { $($de:tt)* }) => {
-        impl WireType for $ptr<dyn AnyObject> {
+    ($ptr:ident, $dyn:ty, $ref_type:expr, { $($ser:tt)* }, { $($de:tt)* }) => {
+        impl WireType for $ptr<$dyn> {
             /// The type info comes from the value: the position is `any`.
             const TYPE_ID: TypeId = TypeId::Unknown;
             const NULLABLE: bool = true;
@@ -545,7 +719,7 @@ macro_rules! dyn_pointer {
             }
         }
 
-        impl Serialize for $ptr<dyn AnyObject> {
+        impl Serialize for $ptr<$dyn> {
             fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
                 (**self).dyn_write_type_info(ctx)
             }
@@ -581,7 +755,7 @@ macro_rules! dyn_pointer {
             $($ser)*
         }
 
-        impl<'de> Deserialize<'de> for $ptr<dyn AnyObject> {
+        impl<'de> Deserialize<'de> for $ptr<$dyn> {
             fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
                 Err(needs_type_info(ctx))
             }
@@ -592,7 +766,7 @@ macro_rules! dyn_pointer {
             }
 
             fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
-                read_any(ctx, id).map($ptr::from)
+                read_any::<Box<$dyn>>(ctx, id).map($ptr::from)
             }
 
             fn null() -> Option<Self> {
@@ -609,28 +783,37 @@ macro_rules! dyn_pointer {
     };
 }
 
-dyn_pointer!(
-    Box,
-    false,
-    {
-        fn is_ref_type(&self) -> bool {
-            (**self).dyn_is_ref_type()
-        }
+macro_rules! dyn_box {
+    ($dyn:ty) => {
+        dyn_pointer!(
+            Box,
+            $dyn,
+            false,
+            {
+                fn is_ref_type(&self) -> bool {
+                    (**self).dyn_is_ref_type()
+                }
 
-        fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
-            (**self).dyn_write_ref_flag(ctx, track)
-        }
-    },
-    {}
-);
+                fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
+                    (**self).dyn_write_ref_flag(ctx, track)
+                }
+            },
+            {}
+        );
+    };
+}
+
+dyn_box!(dyn AnyObject);
+dyn_box!(dyn AnyObject + Send + Sync);
 
 /// The parts of `Rc` and `Arc` of `dyn AnyObject` that reference tracking needs: the same
 /// allocation written twice is a back reference, and reads back as one allocation (kept in
 /// the reference slot as an `Rc` of the pointer).
 macro_rules! dyn_shared {
-    ($ptr:ident) => {
+    ($ptr:ident, $dyn:ty) => {
         dyn_pointer!(
             $ptr,
+            $dyn,
             true,
             {
                 fn write_ref_flag(&self, ctx: &mut WriteContext, track: bool) -> Result<bool> {
@@ -679,5 +862,6 @@ macro_rules! dyn_shared {
     };
 }
 
-dyn_shared!(Rc);
-dyn_shared!(Arc);
+dyn_shared!(Rc, dyn AnyObject);
+dyn_shared!(Arc, dyn AnyObject);
+dyn_shared!(Arc, dyn AnyObject + Send + Sync);

@@ -69,25 +69,37 @@ pub fn read_evolved<'de, F: Deserialize<'de>>(
     ctx: &mut ReadContext<'de, '_>,
     remote: &FieldType,
 ) -> Result<F> {
+    match read_evolved_or_null(ctx, remote)? {
+        Some(v) => Ok(v),
+        // A null into a field that cannot hold one takes its type's default value.
+        None => F::missing().ok_or_else(|| {
+            ctx.error(ErrorKind::UnexpectedNull {
+                expected: std::any::type_name::<F>().to_string(),
+            })
+        }),
+    }
+}
+
+/// As [`read_evolved`], with `None` for a null that `F` cannot hold: a field with
+/// `#[fury(default)]` takes its own default then.
+pub fn read_evolved_or_null<'de, F: Deserialize<'de>>(
+    ctx: &mut ReadContext<'de, '_>,
+    remote: &FieldType,
+) -> Result<Option<F>> {
     let item = Typed::<F>::new();
     let mut slot = None;
     if remote.nullable || (remote.track_ref && ctx.ref_tracking() && !inline_kind(remote.type_id)) {
         if ctx.reader.peek_u8()? == RefFlag::Null.byte() {
             ctx.reader.u8()?;
-            // A null into a field that cannot hold one takes the field's default.
-            return F::null().or_else(F::missing).ok_or_else(|| {
-                ctx.error(ErrorKind::UnexpectedNull {
-                    expected: std::any::type_name::<F>().to_string(),
-                })
-            });
+            return Ok(F::null());
         }
         match super::refs::read_flag(ctx, &item)? {
-            super::refs::Flagged::Done(v) => return Ok(v),
+            super::refs::Flagged::Done(v) => return Ok(Some(v)),
             super::refs::Flagged::Read(s) => slot = s,
         }
     }
     let v = read_evolved_body::<F>(ctx, remote)?;
-    Ok(super::refs::finish(ctx, &item, v, slot))
+    Ok(Some(super::refs::finish(ctx, &item, v, slot)))
 }
 
 fn read_evolved_body<'de, F: Deserialize<'de>>(
@@ -106,22 +118,40 @@ fn read_evolved_body<'de, F: Deserialize<'de>>(
     F::read_typed(ctx, id)
 }
 
-/// A local field missing from the peer's TypeDef: its default, or an error naming it.
+/// A local field (without `#[fury(default)]`) missing from the peer's TypeDef: its type's
+/// default value, or an error naming it (in strict mode always).
 pub fn missing_field<'de, F: Deserialize<'de>>(
+    ctx: &ReadContext<'de, '_>,
     value: Option<F>,
     field: &str,
     ty: &str,
 ) -> Result<F> {
-    match value {
-        Some(v) => Ok(v),
-        None => F::missing().ok_or_else(|| {
-            Error::new(ErrorKind::Invalid {
-                what: format!(
-                    "field `{field}` of {ty} is missing from the peer's schema and its type has no default"
-                ),
-            })
-        }),
+    if let Some(v) = value {
+        return Ok(v);
     }
+    missing_field_value(ctx.strict(), field, ty)
+}
+
+#[cold]
+fn missing_field_value<'de, F: Deserialize<'de>>(strict: bool, field: &str, ty: &str) -> Result<F> {
+    let missing = || {
+        Error::new(ErrorKind::MissingField {
+            ty: ty.to_string(),
+            field: field.to_string(),
+        })
+    };
+    if strict {
+        return Err(missing().with_hint(
+            "this Fury is strict: give the field #[fury(default)] (or default = \"path\") to \
+             accept its absence",
+        ));
+    }
+    F::missing().ok_or_else(|| {
+        missing().with_hint(
+            "its type has no default value: give the field #[fury(default = \"path\")], or \
+             the type #[fury(default)] (with a Default impl)",
+        )
+    })
 }
 
 /// Reads past a value the peer declared as `t` (a field the local struct lacks), building

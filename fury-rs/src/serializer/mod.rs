@@ -476,11 +476,21 @@ pub trait Deserialize<'de>: WireType + Sized {
     }
 
     /// The value of a field that the peer's schema lacks (compatible mode): the type's
-    /// default where it has one.
+    /// default where it has one. Derived structs and enums have one only when the user gave
+    /// it (`#[fury(default)]`): a value is never invented for them.
     #[doc(hidden)]
     #[inline]
     fn missing() -> Option<Self> {
         None
+    }
+
+    /// A value that holds the place of one being read (a reference cell while a cycle
+    /// through it is read); never seen by the user. A derived struct builds one from its
+    /// fields' stand-ins even when it has no `missing` value.
+    #[doc(hidden)]
+    #[inline]
+    fn stand_in() -> Option<Self> {
+        Self::missing()
     }
 
     /// The value a back reference to id `id` stands for (read at offset `at`). Only shared
@@ -934,6 +944,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Box<T> {
     #[inline]
     fn missing() -> Option<Self> {
         T::missing().map(Box::new)
+    }
+
+    #[inline]
+    fn stand_in() -> Option<Self> {
+        T::stand_in().map(Box::new)
     }
 }
 

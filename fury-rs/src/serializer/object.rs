@@ -14,9 +14,10 @@ use crate::types::{RefFlag, TypeId};
 ///
 /// Implemented by `#[derive(FuryObject)]`, which also implements [`WireType`],
 /// [`Serialize`] and [`Deserialize`]. Structs may have named fields, be tuple or unit
-/// structs, and be generic (each instantiation is registered on its own); enums have
-/// variants without fields. Field types are whatever implements the traits: type aliases
-/// and type parameters are ordered on the wire by what they are, not by how they are spelled.
+/// structs, and be generic (each instantiation is registered on its own). Enums take every
+/// shape serde accepts: a unit-only enum is an ENUM, an enum with data a tagged union (see
+/// below). Field types are whatever implements the traits: type aliases and type parameters
+/// are ordered on the wire by what they are, not by how they are spelled.
 ///
 /// ```
 /// use fury::{Fury, FuryObject};
@@ -59,6 +60,11 @@ use crate::types::{RefFlag, TypeId};
 ///   `UPPERCASE`, `PascalCase`, `camelCase`, `snake_case`, `SCREAMING_SNAKE_CASE`,
 ///   `kebab-case`, `SCREAMING-KEBAB-CASE`) for the field names of a struct, or for the variant
 ///   names of an enum (the names its case structs take).
+/// - `#[fury(default)]` or `#[fury(default = "path")]`: the value a field of this type takes
+///   when a peer's TypeDef lacks it (compatible mode, without
+///   [`strict`](crate::FuryBuilder::strict)). Without it, such a field of a struct or union
+///   type is an error ([`ErrorKind::MissingField`](crate::ErrorKind::MissingField)), never an
+///   invented value; a unit-only enum takes its first variant, as in pyfory.
 /// - serde's `tag`, `content` and `untagged` are compile errors: an enum with data is always a
 ///   tagged union here.
 ///
@@ -79,7 +85,9 @@ use crate::types::{RefFlag, TypeId};
 ///   `module::to_wire(&Field) -> Wire` and `module::from_wire(Wire) -> fury::Result<Field>`;
 ///   for types the user does not own.
 /// - `#[fury(default)]` or `#[fury(default = "path")]`: the value (`Default::default()` or
-///   `path()`) of a field that a peer's TypeDef lacks, in compatible mode.
+///   `path()`) of a field that a peer's TypeDef lacks, or that the peer declares nullable and
+///   sends as a null, in compatible mode. With [`strict`](crate::FuryBuilder::strict), the
+///   only way a missing field is accepted.
 /// - serde's `flatten`, `skip_serializing_if`, `skip_serializing`, `skip_deserializing`,
 ///   `serialize_with` and `deserialize_with` are compile errors that say what to use instead
 ///   (a nested struct, `Option<T>` or `skip`, `with`).
@@ -299,6 +307,33 @@ pub fn take_local_typedef_info<'de, T: FuryObject>(ctx: &mut ReadContext<'de, '_
     Ok(false)
 }
 
+/// Checks that a struct kind byte `id` (read at `at`) is of this `Fury`'s mode: the two modes
+/// give structs different kind bytes, and one read in the other mode would otherwise fail
+/// later with an error about the bytes after it.
+#[inline]
+pub(crate) fn check_struct_mode(ctx: &ReadContext<'_, '_>, id: TypeId, at: usize) -> Result<()> {
+    let stream_compatible = match id {
+        TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct => true,
+        TypeId::Struct | TypeId::NamedStruct => false,
+        _ => return Ok(()),
+    };
+    if stream_compatible == ctx.compatible() {
+        return Ok(());
+    }
+    Err(mode_mismatch(stream_compatible, at))
+}
+
+#[cold]
+fn mode_mismatch(stream_compatible: bool, at: usize) -> Error {
+    let (stream, local) = if stream_compatible {
+        ("compatible", "same-schema")
+    } else {
+        ("same-schema", "compatible")
+    };
+    Error::at(ErrorKind::ModeMismatch { stream, local }, at)
+        .with_hint("build the reading Fury with the writer's mode: Fury::builder().compatible(..)")
+}
+
 /// Reads the rest of a user type's type info (after its kind byte `id`) and checks that it
 /// names `T` as registered. In compatible mode a struct's TypeDef is read (or found) and
 /// recorded for the body that follows.
@@ -307,6 +342,9 @@ pub fn read_user_type_info<'de, T: FuryObject>(
     id: TypeId,
 ) -> Result<()> {
     let at = ctx.reader.position().saturating_sub(1);
+    if T::KIND == UserKind::Struct {
+        check_struct_mode(ctx, id, at)?;
+    }
     let entry = ctx
         .registry()
         .entry::<T>()

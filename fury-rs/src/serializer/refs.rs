@@ -194,6 +194,10 @@ macro_rules! shared_pointer {
                 T::missing().map($ptr::new)
             }
 
+            fn stand_in() -> Option<Self> {
+                T::stand_in().map($ptr::new)
+            }
+
             fn from_ref(ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<Self> {
                 match ctx.ref_slot(id, at)? {
                     RefSlot::$slot(any) => any.clone().downcast::<T>().map_err(|_| {
@@ -330,13 +334,17 @@ macro_rules! cell {
                 T::missing().map($new)
             }
 
+            fn stand_in() -> Option<Self> {
+                T::stand_in().map($new)
+            }
+
             /// A cell can stand in for its value before the value is read (cycles).
             fn placeholder() -> Option<Self> {
-                T::missing().map($new)
+                T::stand_in().map($new)
             }
 
             fn empty_placeholder(&self) {
-                let Some(fresh) = T::missing() else { return };
+                let Some(fresh) = T::stand_in() else { return };
                 let old = match self.$borrow_mut() {
                     Ok(mut slot) => std::mem::replace(&mut *slot, fresh),
                     Err(_) => return,

@@ -306,6 +306,11 @@ impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for [T; N] {
         items.try_into().ok()
     }
 
+    fn stand_in() -> Option<Self> {
+        let items = (0..N).map(|_| T::stand_in()).collect::<Option<Vec<T>>>()?;
+        items.try_into().ok()
+    }
+
     #[inline]
     fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         Self::read_typed(ctx, T::VEC_TYPE_ID)
@@ -1113,6 +1118,10 @@ macro_rules! tuple {
             /// The missing value of every element, if each has one.
             fn missing() -> Option<Self> {
                 Some(($($T::missing()?,)+))
+            }
+
+            fn stand_in() -> Option<Self> {
+                Some(($($T::stand_in()?,)+))
             }
 
             /// A tuple of one plain element type, in the layout this side writes for a

@@ -61,6 +61,15 @@ pub(super) fn read_leaf<'de, F: ReadForm<'de>>(
         TypeId::BFloat16Array => V::BFloat16Array(F::read_array(ctx)?),
         TypeId::Float32Array => V::Float32Array(F::read_array(ctx)?),
         TypeId::Float64Array => V::Float64Array(F::read_array(ctx)?),
+        TypeId::Struct | TypeId::NamedStruct => {
+            return Err(ctx.error(ErrorKind::Unsupported {
+                what: format!(
+                    "a same-schema struct ({}) in a dynamic value: a Value reads a struct by \
+                     its TypeDef, which only compatible mode writes (read it as its Rust type)",
+                    id.name()
+                ),
+            }))
+        }
         other => {
             return Err(ctx.error(ErrorKind::Unsupported {
                 what: format!("type {} in a dynamic value", other.name()),

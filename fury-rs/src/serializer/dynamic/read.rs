@@ -57,6 +57,8 @@ impl<'de, F: ReadForm<'de>> Deserialize<'de> for DynamicValue<F> {
     /// stay small.
     #[inline(never)]
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
+        let at = ctx.reader.position().saturating_sub(1);
+        crate::serializer::object::check_struct_mode(ctx, id, at)?;
         match id {
             TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
                 read_user_type_info(ctx, id)
