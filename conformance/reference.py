@@ -179,6 +179,9 @@ class Reference:
 
     def check_decode(self, vec, node):
         group = vec["_group"]
+        if group == "reject":
+            return ["a reader MUST refuse this stream ({}: {}); the testee decoded a value".format(
+                vec["rule"], vec["why"])]
         if group in ("union", "ext", "decimal"):
             try:
                 return VL.value_diff(vec["value"], node)

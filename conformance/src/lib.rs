@@ -18,6 +18,7 @@ pub mod borrowed;
 pub mod groups;
 pub mod mirrors;
 pub mod node;
+pub mod reject;
 pub mod runner;
 pub mod structs;
 mod typed;

@@ -291,3 +291,26 @@ fn the_any_group_passes_and_a_wrong_back_reference_is_caught() {
     );
     assert!(f[0].2.contains("the same object as $.first"), "{}", f[0].2);
 }
+
+/// The group `reject`: fury-rs refuses every stream (one decode check each, required), and a
+/// testee that accepts everything fails every check, with the rule it broke in the message.
+#[test]
+fn the_reject_group_passes_and_a_lax_testee_fails_it() {
+    let run_reject = |fault: Option<&str>| {
+        let mut o = opts(fault, None);
+        o.groups = vec!["reject".into()];
+        runner::run(&o).expect("the runner runs")
+    };
+    let r = run_reject(None);
+    assert!(r.ok(), "{:?}", failures(&r));
+    assert!(r.results.len() >= 40, "{} checks", r.results.len());
+    assert!(r.results.iter().all(|c| c.check == "decode" && !c.optional));
+    let r = run_reject(Some("lax::"));
+    let f = failures(&r);
+    assert!(!r.ok());
+    assert_eq!(f.len(), r.results.len(), "every check fails: {f:?}");
+    assert!(
+        f.iter().all(|(_, _, m)| m.contains("MUST refuse") && m.contains("spec/")),
+        "{f:?}"
+    );
+}

@@ -28,6 +28,8 @@ PROTOCOL_VERSION = "fury-testee/1"
 PROTOCOL_VERSION_2 = "fury-testee/2"
 V2_GROUPS = protocol_2_groups()
 KIND_GROUPS = ("union", "ext", "decimal")
+# The rejection vectors (generators/reject.py): malformed streams every reader must refuse.
+REJECT_FORMAT = "fury-reject/1"
 MAX_MESSAGE = 64 << 20  # a longer frame is garbage, not a message
 
 # type-definition keys a testee needs; the rest (TypeDef dumps, pyfory's facts) is informative
@@ -154,6 +156,8 @@ def load_runner_vectors(directories):
             vecs = [v for f in files for v in meta_stream_vectors(os.path.join(directory, f))]
         elif formats == {ROW_FORMAT}:
             vecs = [v for f in files for v in row_vectors(os.path.join(directory, f))]
+        elif formats == {REJECT_FORMAT}:
+            vecs = [v for f in files for v in reject_vectors(os.path.join(directory, f))]
         elif set(defs_of) <= set(KIND_GROUPS):
             vecs = [v for f in files for v in kind_vectors(os.path.join(directory, f))]
         else:
@@ -202,6 +206,23 @@ def kind_vectors(path):
     return out
 
 
+def reject_vectors(path):
+    """The rejection vectors (fury-reject/1): a stream, the schema it is read as, and the
+    rule it breaks; the types of the struct and enum ones."""
+    doc = _load(path, REJECT_FORMAT)
+    table = TypeTable(doc["types"]) if doc.get("types") else None
+    out = []
+    for v in doc["vectors"]:
+        vec = dict(v)
+        vec["_group"] = doc["group"]
+        vec["writer_same"] = False
+        if table is not None and v["schema"] in table:
+            vec["_types"] = table
+            vec["_type_defs"] = doc["types"]
+        out.append(vec)
+    return out
+
+
 def row_vectors(path):
     """The row-format vectors (fury-row/1): a row schema, a row value, pyfory's row."""
     doc = _load(path, ROW_FORMAT)
@@ -225,6 +246,8 @@ def vector_requests(vec, types_key):
     group = vec["_group"]
     if group == "rows":
         return _row_requests(vec)
+    if group == "reject":
+        return _reject_requests(vec, types_key)
     base = {
         "protocol": PROTOCOL_VERSION_2 if group in V2_GROUPS else PROTOCOL_VERSION,
         "name": vec["name"],
@@ -260,6 +283,18 @@ def vector_requests(vec, types_key):
         encode["in_band"] = roundtrip["in_band"] = list(vec["in_band"])
         entry["buffers"] = list(vec["buffers"])
     return entry
+
+
+def _reject_requests(vec, types_key):
+    """A rejection vector asks one thing: decode, which must answer an error."""
+    decode = {"protocol": PROTOCOL_VERSION, "op": "decode", "name": vec["name"], "group": vec["_group"],
+              "settings": vec["settings"], "schema": vec["schema"], "hex": vec["hex"]}
+    if "_types" in vec:
+        decode["types"] = wire_types(vec["_type_defs"])
+        decode["types_key"] = types_key
+        decode["register"] = _registered(vec, ())
+    return {"name": vec["name"], "group": vec["_group"], "hex": vec["hex"], "writer_same": False,
+            "decode_expects_error": True, "optional": None, "requests": [decode]}
 
 
 def _row_requests(vec):

@@ -15,7 +15,7 @@
 //! request's node is that value (a mirror has no node -> Rust value conversion).
 //!
 //! `FURY_TESTEE_FAULT=MODE:OP:NAME` makes it misbehave on one request, for the runner's own
-//! tests: `flip` (flips the last byte of the answer's hex, or answers a wrong value to a
+//! tests (`lax` on every request: it answers a null value to a decode it should refuse): `flip` (flips the last byte of the answer's hex, or answers a wrong value to a
 //! decode), `drop` (never answers), `crash` (exits), `garbage` (answers a frame that is not
 //! JSON), `nobuffers` (leaves the buffers out of an out-of-band answer), `flipbuffer` (flips
 //! the last byte of the last out-of-band buffer).
@@ -196,10 +196,28 @@ fn handle_compat(mirrors: &Mirrors, case: &CompatCase, req: &Json) -> Result<Jso
     }
 }
 
+/// A rejection vector: read as its schema's Rust type (`fury_conformance::reject`).
+fn handle_reject(req: &Json) -> Result<Json, String> {
+    use fury_conformance::reject::{decode, Outcome};
+    if req["op"] != "decode" {
+        return Err(format!("a rejection vector is only decoded, not {}", req["op"]));
+    }
+    let bytes = hex_decode(req["hex"].as_str().unwrap_or(""))?;
+    match decode(&req["settings"], req["schema"].as_str().unwrap_or(""), &bytes) {
+        Outcome::Refused(e) => Err(e),
+        // The value itself is not needed: any value fails the check.
+        Outcome::Accepted => Ok(json!({ "value": null })),
+        Outcome::NoType(why) => Ok(json!({ "skipped": why })),
+    }
+}
+
 fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
     let name = req["name"].as_str().unwrap_or("");
     if req["group"] == "meta" {
         return meta::handle(req);
+    }
+    if req["group"] == "reject" {
+        return handle_reject(req);
     }
     if req["format"] == "row" {
         return rows::handle(req);
@@ -285,6 +303,10 @@ fn main() {
         }
         let hit = !mode.is_empty() && req["op"] == fault_op && req["name"] == fault_name;
         let mut answer = handle(&mirrors, &req).unwrap_or_else(|e| json!({ "error": e }));
+        if mode == "lax" && req["op"] == "decode" && answer.get("error").is_some() {
+            // A reader that accepts everything: a null where it should have refused.
+            answer = json!({ "value": { "type": "null" } });
+        }
         if hit {
             match mode {
                 "crash" => std::process::exit(3),
