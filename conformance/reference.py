@@ -186,7 +186,7 @@ class Reference:
             try:
                 return VL.value_diff(vec["value"], node)
             except Exception as exc:  # noqa: BLE001 - a malformed node is the testee's failure
-                return ["cannot read the node: {}: {}".format(type(exc).__name__, exc)]
+                return [node_problem(exc)]
         if group == "rows":
             return row_diff(vec["value"], node)
         types = vec.get("_types")
@@ -201,13 +201,23 @@ class Reference:
             try:
                 actual = VL.ref_node_to_py(node, types)
             except Exception as exc:  # noqa: BLE001 - a malformed node is the testee's failure
-                return ["cannot read the node: {}: {}".format(type(exc).__name__, exc)]
+                return [node_problem(exc)]
             return VL.compare_ref_graph(expected, actual, types, strict=True)
         try:
             actual = VL.node_to_py(node, types)
         except Exception as exc:  # noqa: BLE001
-            return ["cannot read the node: {}: {}".format(type(exc).__name__, exc)]
+            return [node_problem(exc)]
         return VL.compare(expected, actual, types=types)
+
+
+def node_problem(exc):
+    """What is wrong with a testee's node, in the runner's words: the message of our own node
+    checks, and for any other failure only that the node does not have a value node's shape
+    (a Python exception's text would describe this script, not the node)."""
+    if isinstance(exc, (VL.NodeError, VL.VectorError)):
+        return "the node is not valid: {}".format(exc)
+    return ("the node does not have the shape of a value node (conformance/README.md, "
+            "\"Value nodes\", and the nodes of PROTOCOL.md)")
 
 
 def row_diff(expected, got, path="$"):

@@ -218,6 +218,14 @@ pub fn read_frame(r: &mut impl Read) -> Result<Option<Json>, String> {
     }
     let len = u32::from_le_bytes(head) as usize;
     if len > MAX_MESSAGE {
+        // A testee that prints text on stdout shows up here: say so.
+        if head.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+            return Err(format!(
+                "the testee printed {:?} on stdout, which holds only frames (a 4-byte \
+                 little-endian length, then JSON); write logs to stderr",
+                String::from_utf8_lossy(&head) + "..."
+            ));
+        }
         return Err(format!(
             "frame length {len} (bytes {}) exceeds {MAX_MESSAGE}",
             crate::hex_encode(&head)

@@ -314,3 +314,92 @@ fn the_reject_group_passes_and_a_lax_testee_fails_it() {
         "{f:?}"
     );
 }
+
+/// A shared small int, string or enum written twice instead of as a back reference reads as
+/// the same value (spec 09 §9.11: a port need not copy CPython's object identity): the
+/// required encode check passes, and only the recommended exact-bytes check sees it.
+#[test]
+fn a_copied_shared_leaf_fails_only_the_exact_check() {
+    for (name, back_ref, copy) in [
+        (
+            "refs/same_schema/fields/any_refs_small_int",
+            "fe01",
+            "00070a",
+        ),
+        (
+            "refs/same_schema/fields/any_refs_string",
+            "fe01",
+            "001518736861726564",
+        ),
+        ("refs/same_schema/lists/mixed_enums", "fe01", "00196500"),
+    ] {
+        let vectors = std::fs::read_to_string(
+            fury_conformance::groups::group("refs").file_paths()[0].clone(),
+        )
+        .expect("refs.json");
+        let doc: serde_json::Value = serde_json::from_str(&vectors).expect("JSON");
+        let hex = doc["vectors"]
+            .as_array()
+            .and_then(|v| v.iter().find(|v| v["name"] == name))
+            .and_then(|v| v["hex"].as_str())
+            .expect("the vector")
+            .to_string();
+        let copied = format!("{}{copy}", hex.strip_suffix(back_ref).expect("ends in fe 01"));
+        let mut o = opts(Some(&format!("answer:encode:{name}")), None);
+        o.testee = format!("FURY_TESTEE_ANSWER={copied} {}", o.testee);
+        o.groups = vec!["refs".into()];
+        let r = runner::run(&o).expect("the runner runs");
+        let f = failures(&r);
+        let names: Vec<_> = f.iter().map(|(n, c, _)| format!("{n} {c}")).collect();
+        assert_eq!(names, [format!("{name} encode_exact")], "{f:?}");
+    }
+}
+
+/// A testee that logs to stdout is told so, with what it printed, rather than given a frame
+/// length.
+#[test]
+fn text_on_stdout_is_named_as_text() {
+    let e = runner::read_frame(&mut &b"debug: starting\n"[..]).unwrap_err();
+    assert!(e.contains("printed \"debu...\""), "{e}");
+    assert!(e.contains("stderr"), "{e}");
+    let e = runner::read_frame(&mut &[0xff, 0xff, 0xff, 0x7f][..]).unwrap_err();
+    assert!(e.contains("exceeds"), "{e}");
+}
+
+/// A node of no valid shape fails its decode check with the runner's words, not with the text
+/// of an exception of the reference script.
+#[test]
+fn a_malformed_node_is_reported_without_foreign_exception_text() {
+    let victim = "lists/ints";
+    let r = run(Some(&format!("badnode:decode:{victim}")));
+    let f = failures(&r);
+    assert_eq!(f.len(), 1, "{f:?}");
+    let message = &f[0].2;
+    assert!(message.contains("shape of a value node"), "{message}");
+    for foreign in ["TypeError", "KeyError", "AttributeError", "Traceback"] {
+        assert!(!message.contains(foreign), "{message}");
+    }
+}
+
+/// Both binaries answer `--help` with their usage (not as a file name or a request stream).
+#[test]
+fn both_binaries_answer_help() {
+    for (bin, args) in [
+        (env!("CARGO_BIN_EXE_fury-conformance"), vec!["--help"]),
+        (env!("CARGO_BIN_EXE_fury-conformance"), vec!["run", "--help"]),
+        (env!("CARGO_BIN_EXE_fury-testee"), vec!["--help"]),
+    ] {
+        let out = std::process::Command::new(bin)
+            .args(&args)
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{bin} {args:?}: {:?}", out.status);
+        assert!(text.starts_with("usage: "), "{bin} {args:?}: {text}");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fury-testee"))
+        .arg("vectors.json")
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}

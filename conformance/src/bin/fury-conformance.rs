@@ -11,16 +11,44 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
+const USAGE: &str = "usage: fury-conformance [VECTOR_DIR] [OUT.json]
+  checks fury-rs against the vectors of VECTOR_DIR (default: the builtins group) and writes
+  the bytes it produced to OUT.json (default: target/conformance/fury-rs-bytes.json)
+usage: fury-conformance run --testee \"CMD ARGS\" [options]   (fury-conformance run --help)
+  drives any implementation through the vector groups over the testee protocol
+  (conformance/PROTOCOL.md)";
+
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("run") {
+        if wants_help(&args[1..]) {
+            println!("{}", run_usage());
+            return ExitCode::SUCCESS;
+        }
         return run(&args[1..]);
+    }
+    if wants_help(&args) {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    if let Some(flag) = args.iter().find(|a| a.starts_with('-')) {
+        eprintln!("unknown option {flag:?}\n{USAGE}");
+        return ExitCode::from(2);
     }
     check_fury(args)
 }
 
-const RUN_USAGE: &str = "usage: fury-conformance run --testee \"CMD ARGS\" [--failure-list FILE] \
-[--groups builtins,structs,compat,refs,any,meta,oob,union,ext,decimal,rows] [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]";
+fn run_usage() -> String {
+    format!(
+        "usage: fury-conformance run --testee \"CMD ARGS\" [--failure-list FILE] [--groups {}] \
+         [--json REPORT] [--write-failure-list FILE] [--timeout-ms N] [--python PATH] [-v]",
+        fury_conformance::runner::group_names().join(",")
+    )
+}
 
 fn run(args: &[String]) -> ExitCode {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -66,12 +94,12 @@ fn run(args: &[String]) -> ExitCode {
             other => Err(format!("unknown argument {other:?}")),
         };
         if let Err(e) = r {
-            eprintln!("{e}\n{RUN_USAGE}");
+            eprintln!("{e}\n{}", run_usage());
             return ExitCode::from(2);
         }
     }
     if opts.testee.is_empty() {
-        eprintln!("--testee is required\n{RUN_USAGE}");
+        eprintln!("--testee is required\n{}", run_usage());
         return ExitCode::from(2);
     }
     match runner::run(&opts) {

@@ -18,7 +18,8 @@
 //! tests (`lax` on every request: it answers a null value to a decode it should refuse): `flip` (flips the last byte of the answer's hex, or answers a wrong value to a
 //! decode), `drop` (never answers), `crash` (exits), `garbage` (answers a frame that is not
 //! JSON), `nobuffers` (leaves the buffers out of an out-of-band answer), `flipbuffer` (flips
-//! the last byte of the last out-of-band buffer).
+//! the last byte of the last out-of-band buffer), `answer` (answers the hex of
+//! `FURY_TESTEE_ANSWER`), `badnode` (answers a node of no valid shape).
 
 use fury::{Fury, Value};
 use fury_conformance::node::{node_to_value, value_to_node, Schema, TypeDefs};
@@ -278,7 +279,21 @@ fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
     }
 }
 
+const USAGE: &str = "usage: fury-testee
+  fury-rs as a testee of `fury-conformance run`: reads request frames on stdin and writes
+  response frames on stdout (conformance/PROTOCOL.md); it takes no arguments.
+  Run it through the runner: fury-conformance run --testee target/debug/fury-testee";
+
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return;
+    }
+    if let Some(a) = args.first() {
+        eprintln!("fury-testee: unexpected argument {a:?}\n{USAGE}");
+        std::process::exit(2);
+    }
     let fault = std::env::var("FURY_TESTEE_FAULT").unwrap_or_default();
     let mut parts = fault.splitn(3, ':');
     let (mode, fault_op, fault_name) = (
@@ -335,6 +350,14 @@ fn main() {
                             *slot = json!(hex_encode(&b));
                         }
                     }
+                }
+                "badnode" => {
+                    answer = json!({ "value": { "type": "list", "items": 5 } });
+                }
+                "answer" => {
+                    // the bytes another writer would have answered (FURY_TESTEE_ANSWER)
+                    let hex = std::env::var("FURY_TESTEE_ANSWER").unwrap_or_default();
+                    answer = json!({ "hex": hex });
                 }
                 "flip" => {
                     if let Some(h) = answer["hex"].as_str() {
