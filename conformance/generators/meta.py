@@ -40,8 +40,7 @@ import vectorlib as VL  # noqa: E402
 PEER = "pyfory==1.7.7"
 U64 = (1 << 64) - 1
 
-if pyfory.__version__ != "1.7.7":
-    sys.exit("generators/meta.py needs pyfory 1.7.7, found {}".format(pyfory.__version__))
+VL.require_pyfory()
 
 
 def fail(msg):

@@ -46,7 +46,11 @@ fn every_vector_names_a_rule_and_the_index_lists_it() {
         let spec = std::fs::read_dir(&dir)
             .expect("spec/")
             .filter_map(|e| e.ok())
-            .find(|e| e.file_name().to_string_lossy().starts_with(&format!("{file}-")))
+            .find(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{file}-"))
+            })
             .unwrap_or_else(|| panic!("{name}: no spec/{file}-*.md"));
         let text = std::fs::read_to_string(spec.path()).expect("spec file");
         let heading = section.trim_start_matches('§');

@@ -310,7 +310,8 @@ fn the_reject_group_passes_and_a_lax_testee_fails_it() {
     assert!(!r.ok());
     assert_eq!(f.len(), r.results.len(), "every check fails: {f:?}");
     assert!(
-        f.iter().all(|(_, _, m)| m.contains("MUST refuse") && m.contains("spec/")),
+        f.iter()
+            .all(|(_, _, m)| m.contains("MUST refuse") && m.contains("spec/")),
         "{f:?}"
     );
 }
@@ -344,7 +345,10 @@ fn a_copied_shared_leaf_fails_only_the_exact_check() {
             .and_then(|v| v["hex"].as_str())
             .expect("the vector")
             .to_string();
-        let copied = format!("{}{copy}", hex.strip_suffix(back_ref).expect("ends in fe 01"));
+        let copied = format!(
+            "{}{copy}",
+            hex.strip_suffix(back_ref).expect("ends in fe 01")
+        );
         let mut o = opts(Some(&format!("answer:encode:{name}")), None);
         o.testee = format!("FURY_TESTEE_ANSWER={copied} {}", o.testee);
         o.groups = vec!["refs".into()];
@@ -386,7 +390,10 @@ fn a_malformed_node_is_reported_without_foreign_exception_text() {
 fn both_binaries_answer_help() {
     for (bin, args) in [
         (env!("CARGO_BIN_EXE_fury-conformance"), vec!["--help"]),
-        (env!("CARGO_BIN_EXE_fury-conformance"), vec!["run", "--help"]),
+        (
+            env!("CARGO_BIN_EXE_fury-conformance"),
+            vec!["run", "--help"],
+        ),
         (env!("CARGO_BIN_EXE_fury-testee"), vec!["--help"]),
     ] {
         let out = std::process::Command::new(bin)

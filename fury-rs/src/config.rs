@@ -20,6 +20,7 @@ pub struct Config {
     pub(crate) typedef_cache_bytes: usize,
     pub(crate) max_alloc: usize,
     pub(crate) strict: bool,
+    pub(crate) alloc_per_input_byte: usize,
 }
 
 impl Default for Config {
@@ -34,6 +35,7 @@ impl Default for Config {
             typedef_cache_bytes: crate::registry::DEFAULT_TYPEDEF_CACHE_BYTES,
             max_alloc: usize::MAX,
             strict: false,
+            alloc_per_input_byte: Config::DEFAULT_ALLOC_PER_INPUT_BYTE,
         }
     }
 }
@@ -42,6 +44,25 @@ impl Config {
     /// Default limit on nesting depth (containers within containers) for reading and
     /// writing ([`FuryBuilder::max_depth`](crate::FuryBuilder::max_depth)).
     pub const DEFAULT_MAX_DEPTH: u32 = 256;
+
+    /// Default of [`FuryBuilder::max_alloc_per_input_byte`](crate::FuryBuilder::max_alloc_per_input_byte):
+    /// with the copies of the input (at most twice its length), a decode of `n` bytes holds
+    /// at most `16 * n` bytes plus [`ALLOC_BASE`](Self::ALLOC_BASE).
+    pub const DEFAULT_ALLOC_PER_INPUT_BYTE: usize = 14;
+
+    /// What every decode may allocate whatever its input's length (1 MiB), on top of the
+    /// per-input-byte allowance.
+    pub const ALLOC_BASE: usize = 1 << 20;
+
+    /// What one decode of `input_len` bytes may allocate beyond copies of its input: the
+    /// smaller of `max_alloc` and `alloc_per_input_byte * input_len + ALLOC_BASE`.
+    pub fn alloc_budget(&self, input_len: usize) -> usize {
+        let relative = self
+            .alloc_per_input_byte
+            .saturating_mul(input_len)
+            .saturating_add(Self::ALLOC_BASE);
+        self.max_alloc.min(relative)
+    }
 
     /// Whether reference tracking is on.
     pub fn ref_tracking(&self) -> bool {

@@ -63,8 +63,10 @@ pub enum ErrorKind {
     /// A row (row format) that is not valid for its type: `field` is the path to the field
     /// or element (`inner.tags[3]`), `what` what was wrong there.
     BadRow { field: String, what: String },
-    /// Decoding would allocate more than [`FuryBuilder::max_alloc`](crate::FuryBuilder::max_alloc)
-    /// allows one call: `needed` bytes in all so far, of `limit`.
+    /// Decoding would allocate more than one call may: `needed` bytes in all so far, of
+    /// `limit` ([`FuryBuilder::max_alloc`](crate::FuryBuilder::max_alloc), or
+    /// [`FuryBuilder::max_alloc_per_input_byte`](crate::FuryBuilder::max_alloc_per_input_byte)
+    /// times the input's length plus 1 MiB, whichever is smaller).
     AllocLimit { needed: u64, limit: u64 },
     /// A field of the local struct `ty` that the peer's TypeDef lacks (compatible mode), and
     /// that cannot be filled: [`FuryBuilder::strict`](crate::FuryBuilder::strict) is on and
@@ -227,8 +229,9 @@ impl fmt::Display for ErrorKind {
             ErrorKind::BadRow { field, what } => write!(f, "invalid row at `{field}`: {what}"),
             ErrorKind::AllocLimit { needed, limit } => write!(
                 f,
-                "decoding needs at least {needed} bytes of memory, more than the max_alloc \
-                 limit of {limit} bytes"
+                "decoding needs at least {needed} bytes of memory, more than the {limit} bytes \
+                 this input may allocate (FuryBuilder::max_alloc, or \
+                 max_alloc_per_input_byte times the input's length plus 1 MiB)"
             ),
             ErrorKind::MissingField { ty, field } => write!(
                 f,

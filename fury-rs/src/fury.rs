@@ -118,17 +118,17 @@ impl FuryBuilder {
 
     /// Caps the memory one decoding call may allocate beyond copies of the input, in bytes:
     /// past it the call fails with [`ErrorKind::AllocLimit`](crate::ErrorKind::AllocLimit).
-    /// Default: no cap (decoding is still bounded by the input: every declared length and
-    /// count is checked against the bytes left).
+    /// Default: no fixed cap; the cap relative to the input's length
+    /// ([`max_alloc_per_input_byte`](Self::max_alloc_per_input_byte)) applies, and the
+    /// smaller of the two wins.
     ///
     /// What counts is what a message can multiply: containers (element count times the
     /// element's size in memory, charged before anything is reserved), boxes, shared
     /// pointers, reference-tracking slots and the structs of a dynamic `Value`. What is only
     /// copied out of the input (strings, bytes, dense arrays) does not count: it is at most
     /// twice the input's length, so a decode of `n` bytes holds at most about
-    /// `2 * n + max_alloc` (plus the TypeDefs it parses, bounded by
-    /// [`max_typedef_size`](Self::max_typedef_size) and the cache). Bound `n` with the frame
-    /// limit of your transport.
+    /// `2 * n + max_alloc`. The TypeDefs a decode parses count too (their heap size, once
+    /// parsed). Bound `n` with the frame limit of your transport.
     ///
     /// ```
     /// use fury::{ErrorKind, Fury};
@@ -143,6 +143,29 @@ impl FuryBuilder {
     /// ```
     pub fn max_alloc(mut self, bytes: usize) -> Self {
         self.config.max_alloc = bytes;
+        self
+    }
+
+    /// Caps what one decode of `n` bytes may allocate beyond copies of its input at
+    /// `per_byte * n` plus 1 MiB ([`Config::ALLOC_BASE`](crate::Config::ALLOC_BASE)), on top of
+    /// [`max_alloc`](Self::max_alloc). Default: 14, so that with the copies (at most `2 * n`)
+    /// any input of `n` bytes, hostile or not, holds at most `16 * n + 1 MiB` of heap
+    /// while it is decoded, as a typed value, a `Value` or a `ValueRef`, its TypeDefs
+    /// included. A message that legitimately expands more (a list of a million empty
+    /// strings: 24 bytes of `String` per input byte) needs a larger factor;
+    /// `usize::MAX` turns the relative cap off.
+    ///
+    /// ```
+    /// use fury::{ErrorKind, Fury};
+    /// let empty = vec![Vec::<i32>::new(); 1 << 20]; // 1 MiB of input, 24 MiB of Vecs
+    /// let bytes = Fury::default().serialize(&empty).unwrap();
+    /// let e = Fury::default().deserialize::<Vec<Vec<i32>>>(&bytes).unwrap_err();
+    /// assert!(matches!(e.kind(), ErrorKind::AllocLimit { .. }), "{e}");
+    /// let lenient = Fury::builder().max_alloc_per_input_byte(32).build();
+    /// assert_eq!(lenient.deserialize::<Vec<Vec<i32>>>(&bytes).unwrap().len(), 1 << 20);
+    /// ```
+    pub fn max_alloc_per_input_byte(mut self, per_byte: usize) -> Self {
+        self.config.alloc_per_input_byte = per_byte;
         self
     }
 

@@ -7,6 +7,8 @@
 #![allow(dead_code)]
 use fury::FuryObject;
 
+pub mod server;
+
 /// A call: `method` is "echo" (answer `body`), "lookup" (answer the entry for `key`) or
 /// "shutdown" (stop the server).
 #[derive(FuryObject, Debug, Clone, PartialEq, Default)]

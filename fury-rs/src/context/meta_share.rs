@@ -166,6 +166,8 @@ impl<'de, 'r> ReadContext<'de, 'r> {
                 let mut r = self.reader.clone();
                 r.rewind_to(start)?;
                 let parsed = TypeDef::read(&mut r, &self.config.typedef_limits)?;
+                // What the message made the decoder hold counts against its budget.
+                self.charge(parsed.heap_bytes())?;
                 self.reader = r;
                 let def = Arc::new(RemoteTypeDef::new(parsed));
                 self.typedef_cache.insert(header, def.clone());

@@ -106,9 +106,11 @@ pub struct ReadContext<'de, 'r> {
     /// Elements (list, set and map entries) declared so far by the containers of this
     /// stream; see [`ReadContext::claim_elements`].
     claimed: usize,
-    /// What the decoder may still allocate in this call (`Config::max_alloc` at the start);
-    /// see [`ReadContext::charge`].
+    /// What the decoder may still allocate in this call (`Config::alloc_budget` of the
+    /// input's length at the start); see [`ReadContext::charge`].
     alloc_left: usize,
+    /// `alloc_left` at the start, for the error that reports it.
+    alloc_budget: usize,
     /// The last (type, two-byte type info) that the direct path found to name the type's
     /// own TypeDef in this stream: a back reference keeps its meaning for the whole stream.
     direct_memo: std::cell::Cell<Option<(std::any::TypeId, u16)>>,

@@ -32,7 +32,8 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             extra: None,
             oob: None,
             claimed: 0,
-            alloc_left: config.max_alloc,
+            alloc_left: config.alloc_budget(data.len()),
+            alloc_budget: config.alloc_budget(data.len()),
             direct_memo: std::cell::Cell::new(None),
             #[cfg(feature = "bytes")]
             source: None,
@@ -105,8 +106,8 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         Ok(())
     }
 
-    /// Counts `bytes` that the decoder is about to reserve against the `max_alloc` budget
-    /// of this call: containers their element count times the element size, boxes, shared
+    /// Counts `bytes` that the decoder is about to reserve against the allocation budget of
+    /// this call (`max_alloc`, and the cap relative to the input's length): containers their element count times the element size, boxes, shared
     /// pointers, reference slots and dynamic structs their size. What is only copied out of
     /// the input (text, bytes, dense arrays) is not counted: it is at most twice the input's
     /// length in all, so counting it would cost every string read for nothing a caller
@@ -125,8 +126,8 @@ impl<'de, 'r> ReadContext<'de, 'r> {
     #[cold]
     #[inline(never)]
     fn alloc_limit(&self, bytes: usize) -> Error {
-        let limit = self.config.max_alloc;
-        let used = limit - self.alloc_left;
+        let limit = self.alloc_budget;
+        let used = limit.saturating_sub(self.alloc_left);
         Error::at(
             ErrorKind::AllocLimit {
                 needed: used.saturating_add(bytes) as u64,

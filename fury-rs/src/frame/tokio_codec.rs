@@ -41,6 +41,25 @@ use std::sync::Arc;
 /// Only what leaves the connection unusable is a [`CodecError`]: an I/O error, a frame
 /// announced longer than the maximum (the stream can no longer be trusted to be framed), or
 /// the connection ending inside a frame. `FramedRead` ends its stream after such an error.
+///
+/// # Serving untrusted peers
+///
+/// The codec bounds one frame ([`max_frame_len`](Self::max_frame_len)) and, with
+/// [`share_meta`](Self::share_meta), the metadata one connection may hold. What it cannot
+/// see is time and the other connections; a server adds four limits around it, as
+/// `examples/rpc_server.rs` (`rpc_common/server.rs`) does and `tests/server_limits.rs`
+/// checks on loopback:
+///
+/// - a **connection limit** (a semaphore taken at `accept`; one more connection gets an
+///   error frame and is closed);
+/// - an **idle timeout** while no frame has started (with `Framed`, a `timeout` around
+///   `next()` only when `read_buffer()` is empty);
+/// - a **frame deadline** from a frame's first byte to its last, so that a peer writing one
+///   byte at a time cannot hold a connection and its buffer;
+/// - a **cap on bytes buffered across connections**: before the body of a frame is read,
+///   take its announced length (the first 4 bytes) from one budget shared by all
+///   connections, and give it back once [`decode`](tokio_util::codec::Decoder::decode)
+///   returned the frame.
 pub struct FuryCodec<T> {
     fury: Arc<Fury>,
     max_frame_len: usize,

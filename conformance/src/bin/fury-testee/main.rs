@@ -201,10 +201,17 @@ fn handle_compat(mirrors: &Mirrors, case: &CompatCase, req: &Json) -> Result<Jso
 fn handle_reject(req: &Json) -> Result<Json, String> {
     use fury_conformance::reject::{decode, Outcome};
     if req["op"] != "decode" {
-        return Err(format!("a rejection vector is only decoded, not {}", req["op"]));
+        return Err(format!(
+            "a rejection vector is only decoded, not {}",
+            req["op"]
+        ));
     }
     let bytes = hex_decode(req["hex"].as_str().unwrap_or(""))?;
-    match decode(&req["settings"], req["schema"].as_str().unwrap_or(""), &bytes) {
+    match decode(
+        &req["settings"],
+        req["schema"].as_str().unwrap_or(""),
+        &bytes,
+    ) {
         Outcome::Refused(e) => Err(e),
         // The value itself is not needed: any value fails the check.
         Outcome::Accepted => Ok(json!({ "value": null })),
