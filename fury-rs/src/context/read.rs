@@ -17,6 +17,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         typedef_cache: &'r TypeDefCache,
         config: Config,
     ) -> Self {
+        let alloc_budget = config.alloc_budget(data.len());
         ReadContext {
             reader: Reader::new(data),
             registry,
@@ -32,8 +33,8 @@ impl<'de, 'r> ReadContext<'de, 'r> {
             extra: None,
             oob: None,
             claimed: 0,
-            alloc_left: config.alloc_budget(data.len()),
-            alloc_budget: config.alloc_budget(data.len()),
+            alloc_left: alloc_budget,
+            alloc_budget,
             direct_memo: std::cell::Cell::new(None),
             #[cfg(feature = "bytes")]
             source: None,
