@@ -30,7 +30,7 @@ SAME = {"xlang": True, "ref": False, "compatible": False}
 REF = {"xlang": True, "ref": True, "compatible": True}
 
 # The type definitions the struct and enum vectors use, taken from the structs group.
-TYPE_NAMES = ("Point", "Color")
+TYPE_NAMES = ("Point", "Color", "Shade")
 
 
 def varuint(n):
@@ -69,7 +69,7 @@ def struct_types():
 
 
 def stream_of(group, name):
-    """The hex of a valid vector of another group: the base a struct vector changes."""
+    """The bytes of a valid vector of another group: the base a vector changes."""
     path = os.path.join(VL.group_dir(group), group + ".json")
     with open(path, encoding="utf-8") as fh:
         doc = json.load(fh)
@@ -81,6 +81,7 @@ def stream_of(group, name):
 
 def cases():
     """(name, rule, settings, schema, hex, what is wrong)."""
+    shade = stream_of("structs", "structs/enums/shade_dark")  # 01 ff 1a <ns "demo"> <name "Shade"> 01
     point_same = stream_of("structs", "structs/point/basic")  # 01 ff 1b 64 <hash> <y> <x>
     point_compat = stream_of("compat", "compat/point/basic")  # 01 ff 1c 00 <TypeDef> <y> <x>
     out = [
@@ -164,6 +165,13 @@ def cases():
          "Color has the numbers 0, 1 and 2; the stream says 9"),
         ("enum/struct_id", "06 §6.9", SAME, "Color", "01ff196400",
          "ENUM with user id 100, which is the struct Point"),
+        # -- meta strings (spec 07): the names of Shade (NAMED_ENUM, namespace "demo")
+        ("meta/encoding_out_of_range", "07 §7.6", SAME, "Shade", h(shade[:4], "05", shade[5:]),
+         "the namespace's encoding byte is 05: encodings are 0 to 4"),
+        ("meta/back_reference_beyond_table", "07 §7.9", SAME, "Shade", h(shade[:3], "03", shade[8:]),
+         "the namespace is a back reference (03) to entry 0 before any meta string was read"),
+        ("meta/length_beyond_input", "07 §7.9", SAME, "Shade", h(shade[:12]),
+         "the type name announces 4 bytes and the stream ends after 3"),
         # -- TypeDefs (spec 08)
         ("typedef/hash_mismatch", "08 §8.3", COMPAT, "Point",
          h(point_compat[:5], point_compat[5] ^ 0x10, point_compat[6:]),
@@ -187,6 +195,40 @@ def cases():
     return out
 
 
+def union_cases():
+    """Unions (spec 10), with the union group's Animal (id 300; cases 1 dog, 2 cat, 3 label,
+    4 nothing)."""
+    return [
+        ("union/unknown_case", "10 §10.2", SAME, "Animal", "01ff22ac0209ff15086869",
+         "Animal has the cases 1 to 4; the stream says 9 (and the reader has no unknown case)"),
+    ]
+
+
+def oob_cases():
+    """Out-of-band buffers (spec 03 §3.2.1): (name, rule, schema, hex, buffers, why)."""
+    return [
+        ("oob/flag_not_0_or_1", "03 §3.2.1", "binary", "03ff2902", [],
+         "a BINARY in-band flag 02 in a stream with out-of-band buffers"),
+        ("oob/more_flags_than_buffers", "03 §3.2.1", "list<binary>", "03ff160208290000", ["6869"],
+         "two BINARY payloads out of band (flag 00) and one buffer given"),
+        ("oob/buffers_without_the_bit", "03 §3.2.1", "binary", "01ff2900", ["6869"],
+         "a buffer given for a stream whose header does not announce out-of-band buffers"),
+    ]
+
+
+def row_cases():
+    """Rows (spec 11 §11.7), changes of the rows group's row/scalars (bitmap, then the slots
+    of active, born, empty, id, name, payload, score, seen; the text and bytes from 72)."""
+    row = stream_of("rows", "row/scalars")
+    return [
+        ("row/bool_byte", "11 §11.7", h(row[:8], "02", row[9:]), "the bool field `active` holds 02"),
+        ("row/slot_beyond_row", "11 §11.7", h(row[:40], "7f", row[41:]),
+         "the string field `name` announces 127 bytes at offset 72 of a row of 112"),
+        ("row/invalid_utf8", "11 §11.7", h(row[:72], "c3", row[73:]),
+         "the string field `name` starts with c3 65: not UTF-8"),
+    ]
+
+
 def pyfory_outcome(settings, schema, data, table):
     """What pyfory 1.7.7 makes of the stream: (refuses, what it said or read)."""
     if schema in TYPE_NAMES:
@@ -203,8 +245,35 @@ def pyfory_outcome(settings, schema, data, table):
     return False, "reads {}".format(VL.short_repr(value, 60))
 
 
+def union_types():
+    path = os.path.join(VL.group_dir("union"), "union.json")
+    with open(path, encoding="utf-8") as fh:
+        doc = json.load(fh)
+    return [t for t in doc["types"] if t["name"] in ("Animal", "Dog", "Cat")]
+
+
+def refused_by(read):
+    """(refuses, what pyfory said or read) for a reading function of pyfory."""
+    try:
+        value = read()
+    except Exception as exc:  # noqa: BLE001 - pyfory's refusal is what we record
+        text = str(exc).split("\n")[0]
+        return True, "{}: {}".format(type(exc).__name__, text[:160])
+    return False, "reads {}".format(VL.short_repr(value, 60))
+
+
+def record(vec, outcome):
+    refuses, said = outcome
+    vec["pyfory" if refuses else "pyfory_accepts"] = said
+    return vec
+
+
 def document():
     VL.require_pyfory()
+    import pyfory
+    from generators import rows as row_gen
+    from generators import union as union_gen
+
     defs = struct_types()
     table = VL.TypeTable(defs)
     vectors = []
@@ -218,9 +287,38 @@ def document():
         else:
             vec["pyfory_accepts"] = said
         vectors.append(vec)
+    kinds = union_types()
+    union_fory = union_gen.make_fory(SAME, union_gen.classes())
+    for name, rule, settings, schema, hexs, why in union_cases():
+        data = bytes.fromhex(hexs)
+        vec = {"name": "reject/" + name, "rule": "spec/" + rule, "why": why, "settings": settings,
+               "schema": schema, "hex": hexs, "expected_error": True, "kind_types": True}
+        vectors.append(record(vec, refused_by(lambda: VL.deserialize_all(union_fory, data)[0])))
+    oob_settings = dict(COMPAT, out_of_band=True)
+    for name, rule, schema, hexs, buffers, why in oob_cases():
+        data = bytes.fromhex(hexs)
+        fory = VL.make_fory(COMPAT)
+
+        def read_oob():
+            buf = pyfory.Buffer(data)
+            value = fory.deserialize(buf, buffers=[bytes.fromhex(b) for b in buffers])
+            if buf.get_reader_index() != len(data):
+                raise ValueError("bytes left after the root value")
+            return value
+
+        vec = {"name": "reject/" + name, "rule": "spec/" + rule, "why": why, "settings": oob_settings,
+               "schema": schema, "hex": hexs, "buffers": buffers, "expected_error": True}
+        vectors.append(record(vec, refused_by(read_oob)))
+    row_schema = next(v["schema"] for v in json.load(open(
+        os.path.join(VL.group_dir("rows"), "rows.json"), encoding="utf-8"))["vectors"] if v["name"] == "row/scalars")
+    for name, rule, hexs, why in row_cases():
+        data = bytes.fromhex(hexs)
+        vec = {"name": "reject/" + name, "rule": "spec/" + rule, "why": why, "format": "row",
+               "row_schema": row_schema, "hex": hexs, "expected_error": True}
+        vectors.append(record(vec, refused_by(lambda: row_gen.decode_node(row_schema, data))))
     return {"format": FORMAT, "peer": VL.PEER, "group": "reject",
             "about": "streams every reader MUST refuse: a decode of each must answer an error",
-            "types": defs, "vectors": vectors}
+            "types": defs, "kind_types": kinds, "vectors": vectors}
 
 
 def documents():

@@ -2,7 +2,7 @@
 //! schema, with the Rust type a program that declares that schema uses, and must fail.
 
 use crate::mirrors::structs_mirror;
-use fury::{DeserializeOwned, Fury};
+use fury::{DeserializeOwned, Fury, FuryObject};
 use serde_json::Value as Json;
 use std::collections::HashMap;
 
@@ -13,44 +13,120 @@ pub enum Outcome {
     Refused(String),
     /// The reader read a value: the stream was not rejected.
     Accepted,
-    /// The schema names no Rust type here (a vector this reader cannot try).
+    /// The vector names no Rust type here (rows: `fury-testee` reads them with its row
+    /// mirrors).
     NoType(String),
 }
 
-fn read<T: DeserializeOwned>(fury: &Fury, bytes: &[u8]) -> Outcome {
-    match fury.deserialize::<T>(bytes) {
-        Ok(_) => Outcome::Accepted,
-        Err(e) => Outcome::Refused(e.to_string()),
-    }
+// The union of the union group (`vectors/union/union.json`): Animal, id 300.
+#[derive(FuryObject, Debug)]
+#[fury(id = 301)]
+struct Dog {
+    #[fury(id = 1)]
+    name: String,
+    #[fury(id = 2)]
+    age: i32,
 }
 
-/// Reads `bytes` as `schema` with a `Fury` of `settings` (the vector's), the structs group's
-/// Point and Color registered.
-pub fn decode(settings: &Json, schema: &str, bytes: &[u8]) -> Outcome {
+#[derive(FuryObject, Debug)]
+#[fury(id = 302)]
+struct Cat {
+    #[fury(id = 1)]
+    name: String,
+    #[fury(id = 2)]
+    lives: i32,
+}
+
+#[derive(FuryObject, Debug)]
+#[fury(id = 300)]
+enum Animal {
+    #[fury(id = 1)]
+    Dog(Dog),
+    #[fury(id = 2)]
+    Cat(Cat),
+    #[fury(id = 3)]
+    Label(String),
+    #[fury(id = 4)]
+    Nothing(Option<String>),
+}
+
+/// Reads a vector (or a testee request: both have `settings`, `schema`, `hex` and, out of
+/// band, `buffers`) as its schema's Rust type, with the structs group's Point, Color and
+/// Shade and the union group's Animal registered.
+pub fn decode(v: &Json) -> Outcome {
+    if v["format"] == "row" {
+        return Outcome::NoType("a row: fury-testee reads it with its row mirrors".into());
+    }
+    let bytes = match crate::hex_decode(v["hex"].as_str().unwrap_or("")) {
+        Ok(b) => b,
+        Err(e) => return Outcome::NoType(format!("hex: {e}")),
+    };
+    let buffers: Option<Vec<Vec<u8>>> = v["buffers"].as_array().map(|b| {
+        b.iter()
+            .filter_map(|h| crate::hex_decode(h.as_str().unwrap_or("")).ok())
+            .collect()
+    });
+    let settings = &v["settings"];
     let mut fury = Fury::builder()
         .ref_tracking(settings["ref"].as_bool().unwrap_or(false))
         .compatible(settings["compatible"].as_bool().unwrap_or(true))
         .build();
     structs_mirror::register_all(&mut fury);
-    let f = &fury;
-    match schema {
-        "bool" => read::<bool>(f, bytes),
-        "int32" => read::<fury::Fixed<i32>>(f, bytes),
-        "varint32" => read::<i32>(f, bytes),
-        "varint64" => read::<i64>(f, bytes),
-        "tagged_int64" => read::<fury::Tagged<i64>>(f, bytes),
-        "float64" => read::<f64>(f, bytes),
-        "string" => read::<String>(f, bytes),
-        "binary" => read::<Vec<u8>>(f, bytes),
-        "int32_array" => read::<Vec<i32>>(f, bytes),
-        "list<string>" => read::<Vec<String>>(f, bytes),
-        "list<varint32>" => read::<fury::List<i32>>(f, bytes),
-        "map<string,string>" => read::<HashMap<String, String>>(f, bytes),
-        "duration" => read::<fury::Duration>(f, bytes),
-        "timestamp" => read::<fury::Timestamp>(f, bytes),
-        "any" => read::<fury::Value>(f, bytes),
-        "Point" => read::<structs_mirror::Point>(f, bytes),
-        "Color" => read::<structs_mirror::Color>(f, bytes),
+    let registered = fury
+        .register::<Dog>()
+        .and_then(|f| f.register::<Cat>())
+        .and_then(|f| f.register::<Animal>());
+    if let Err(e) = registered {
+        return Outcome::NoType(format!("registering Animal: {e}"));
+    }
+    let reader = Reader {
+        fury: &fury,
+        bytes: &bytes,
+        buffers: buffers.as_deref(),
+    };
+    match v["schema"].as_str().unwrap_or("") {
+        "bool" => reader.read::<bool>(),
+        "int32" => reader.read::<fury::Fixed<i32>>(),
+        "varint32" => reader.read::<i32>(),
+        "varint64" => reader.read::<i64>(),
+        "tagged_int64" => reader.read::<fury::Tagged<i64>>(),
+        "float64" => reader.read::<f64>(),
+        "string" => reader.read::<String>(),
+        "binary" => reader.read::<Vec<u8>>(),
+        "int32_array" => reader.read::<Vec<i32>>(),
+        "list<string>" => reader.read::<Vec<String>>(),
+        "list<binary>" => reader.read::<Vec<Vec<u8>>>(),
+        "list<varint32>" => reader.read::<fury::List<i32>>(),
+        "map<string,string>" => reader.read::<HashMap<String, String>>(),
+        "duration" => reader.read::<fury::Duration>(),
+        "timestamp" => reader.read::<fury::Timestamp>(),
+        "any" => reader.read::<fury::Value>(),
+        "Point" => reader.read::<structs_mirror::Point>(),
+        "Color" => reader.read::<structs_mirror::Color>(),
+        "Shade" => reader.read::<structs_mirror::Shade>(),
+        "Animal" => reader.read::<Animal>(),
         other => Outcome::NoType(format!("no Rust type for schema {other:?} in reject.rs")),
+    }
+}
+
+struct Reader<'a> {
+    fury: &'a Fury,
+    bytes: &'a [u8],
+    buffers: Option<&'a [Vec<u8>]>,
+}
+
+impl Reader<'_> {
+    fn read<T: DeserializeOwned>(&self) -> Outcome {
+        let r = match self.buffers {
+            Some(b) => {
+                let slices: Vec<&[u8]> = b.iter().map(Vec::as_slice).collect();
+                self.fury.deserialize_with_buffers::<T>(self.bytes, &slices)
+            }
+            None => self.fury.deserialize::<T>(self.bytes),
+        };
+        match r {
+            Ok(_) => Outcome::Accepted,
+            Err(e) => Outcome::Refused(e.to_string()),
+        }
     }
 }

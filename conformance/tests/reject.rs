@@ -19,10 +19,10 @@ fn fury_rs_refuses_every_rejection_vector() {
     let mut wrong = Vec::new();
     for v in &vectors {
         let name = v["name"].as_str().unwrap_or("?");
-        let bytes = fury_conformance::hex_decode(v["hex"].as_str().unwrap_or("")).expect("hex");
-        let schema = v["schema"].as_str().unwrap_or("");
-        match decode(&v["settings"], schema, &bytes) {
+        match decode(v) {
             Outcome::Refused(_) => {}
+            // rows: fury-testee reads them with its row mirrors (tests/runner.rs runs it)
+            Outcome::NoType(_) if v["format"] == "row" => {}
             other => wrong.push(format!("{name}: {other:?} ({})", v["why"])),
         }
     }
@@ -55,8 +55,10 @@ fn every_vector_names_a_rule_and_the_index_lists_it() {
         let text = std::fs::read_to_string(spec.path()).expect("spec file");
         let heading = section.trim_start_matches('§');
         assert!(
-            text.lines()
-                .any(|l| l.starts_with("## ") && l[3..].starts_with(&format!("{heading} "))),
+            text.lines().any(|l| {
+                let title = l.trim_start_matches('#');
+                l.starts_with("##") && title.trim_start().starts_with(&format!("{heading} "))
+            }),
             "{name}: spec/{file} has no section {heading}"
         );
         if !index.contains(&format!("`{name}`")) {

@@ -211,12 +211,16 @@ def reject_vectors(path):
     rule it breaks; the types of the struct and enum ones."""
     doc = _load(path, REJECT_FORMAT)
     table = TypeTable(doc["types"]) if doc.get("types") else None
+    kinds = KindTable(doc["kind_types"]) if doc.get("kind_types") else None
     out = []
     for v in doc["vectors"]:
         vec = dict(v)
         vec["_group"] = doc["group"]
         vec["writer_same"] = False
-        if table is not None and v["schema"] in table:
+        if v.get("kind_types"):
+            vec["_types"] = kinds
+            vec["_type_defs"] = doc["kind_types"]
+        elif table is not None and v.get("schema") in table:
             vec["_types"] = table
             vec["_type_defs"] = doc["types"]
         out.append(vec)
@@ -286,13 +290,22 @@ def vector_requests(vec, types_key):
 
 
 def _reject_requests(vec, types_key):
-    """A rejection vector asks one thing: decode, which must answer an error."""
-    decode = {"protocol": PROTOCOL_VERSION, "op": "decode", "name": vec["name"], "group": vec["_group"],
-              "settings": vec["settings"], "schema": vec["schema"], "hex": vec["hex"]}
+    """A rejection vector asks one thing: decode, which must answer an error. Unions,
+    out-of-band buffers and rows are requests of protocol version 2 (PROTOCOL.md §9)."""
+    if vec.get("format") == "row":
+        decode = {"protocol": PROTOCOL_VERSION_2, "op": "decode", "name": vec["name"], "group": vec["_group"],
+                  "format": "row", "settings": {}, "row_schema": vec["row_schema"], "hex": vec["hex"]}
+    else:
+        v2 = vec.get("kind_types") or "buffers" in vec
+        decode = {"protocol": PROTOCOL_VERSION_2 if v2 else PROTOCOL_VERSION, "op": "decode",
+                  "name": vec["name"], "group": vec["_group"], "settings": vec["settings"],
+                  "schema": vec["schema"], "hex": vec["hex"]}
+    if "buffers" in vec:
+        decode["buffers"] = list(vec["buffers"])
     if "_types" in vec:
         decode["types"] = wire_types(vec["_type_defs"])
         decode["types_key"] = types_key
-        decode["register"] = _registered(vec, ())
+        decode["register"] = [t["name"] for t in vec["_type_defs"]] if vec.get("kind_types") else _registered(vec, ())
     return {"name": vec["name"], "group": vec["_group"], "hex": vec["hex"], "writer_same": False,
             "decode_expects_error": True, "optional": None, "requests": [decode]}
 

@@ -206,17 +206,30 @@ fn handle_reject(req: &Json) -> Result<Json, String> {
             req["op"]
         ));
     }
-    let bytes = hex_decode(req["hex"].as_str().unwrap_or(""))?;
-    match decode(
-        &req["settings"],
-        req["schema"].as_str().unwrap_or(""),
-        &bytes,
-    ) {
+    if req["format"] == "row" {
+        return reject_row(req);
+    }
+    match decode(req) {
         Outcome::Refused(e) => Err(e),
         // The value itself is not needed: any value fails the check.
         Outcome::Accepted => Ok(json!({ "value": null })),
         Outcome::NoType(why) => Ok(json!({ "skipped": why })),
     }
+}
+
+/// A row to refuse: read with the row mirror of the rows group's vector of the same schema.
+fn reject_row(req: &Json) -> Result<Json, String> {
+    let path = fury_conformance::groups::group("rows").file_paths()[0].clone();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let doc: Json = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let base = doc["vectors"]
+        .as_array()
+        .and_then(|v| v.iter().find(|v| v["schema"] == req["row_schema"]))
+        .and_then(|v| v["name"].as_str())
+        .ok_or("no row mirror for this row schema")?;
+    let mut r = req.clone();
+    r["name"] = json!(base);
+    rows::handle(&r)
 }
 
 fn handle(mirrors: &Mirrors, req: &Json) -> Result<Json, String> {
