@@ -252,11 +252,15 @@ def union_types():
     return [t for t in doc["types"] if t["name"] in ("Animal", "Dog", "Cat")]
 
 
-def refused_by(read):
-    """(refuses, what pyfory said or read) for a reading function of pyfory."""
+def refused_by(read, detail=True):
+    """(refuses, what pyfory said or read) for a reading function of pyfory; without
+    `detail` only the kind of error (pyfory.format reads past a row whose slot points outside
+    it, and what it then finds is whatever lies in memory: its message varies)."""
     try:
         value = read()
     except Exception as exc:  # noqa: BLE001 - pyfory's refusal is what we record
+        if not detail:
+            return True, type(exc).__name__
         text = str(exc).split("\n")[0]
         return True, "{}: {}".format(type(exc).__name__, text[:160])
     return False, "reads {}".format(VL.short_repr(value, 60))
@@ -315,7 +319,7 @@ def document():
         data = bytes.fromhex(hexs)
         vec = {"name": "reject/" + name, "rule": "spec/" + rule, "why": why, "format": "row",
                "row_schema": row_schema, "hex": hexs, "expected_error": True}
-        vectors.append(record(vec, refused_by(lambda: row_gen.decode_node(row_schema, data))))
+        vectors.append(record(vec, refused_by(lambda: row_gen.decode_node(row_schema, data), detail=False)))
     return {"format": FORMAT, "peer": VL.PEER, "group": "reject",
             "about": "streams every reader MUST refuse: a decode of each must answer an error",
             "types": defs, "kind_types": kinds, "vectors": vectors}
