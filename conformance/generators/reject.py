@@ -201,6 +201,9 @@ def union_cases():
     return [
         ("union/unknown_case", "10 §10.2", SAME, "Animal", "01ff22ac0209ff15086869",
          "Animal has the cases 1 to 4; the stream says 9 (and the reader has no unknown case)"),
+        ("union/bare_union_type_info", "10 §10.1", SAME, "any", "01ff2103ff150478",
+         "type info UNION (33), which names no union: a union value with type info is "
+         "TYPED_UNION or NAMED_UNION"),
     ]
 
 

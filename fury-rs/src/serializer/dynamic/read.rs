@@ -59,6 +59,20 @@ impl<'de, F: ReadForm<'de>> Deserialize<'de> for DynamicValue<F> {
     fn read_type_info_rest(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<()> {
         let at = ctx.reader.position().saturating_sub(1);
         crate::serializer::object::check_struct_mode(ctx, id, at)?;
+        if id == TypeId::Union {
+            // UNION (33) only declares a field or an element type; a value whose type info
+            // is written names its union (TYPED_UNION and the id, NAMED_UNION and the
+            // names), as every peer writes it. Without that the value could not be written
+            // back (spec 10 §10.1).
+            return Err(Error::at(
+                ErrorKind::Invalid {
+                    what: "type info UNION (33) without the union's registration: a union \
+                           value with type info is TYPED_UNION (34) or NAMED_UNION (35)"
+                        .to_string(),
+                },
+                at,
+            ));
+        }
         match id {
             TypeId::Enum | TypeId::NamedEnum | TypeId::TypedUnion | TypeId::NamedUnion => {
                 read_user_type_info(ctx, id)
