@@ -266,11 +266,17 @@ fn check(what: &str, input: &[u8], decode: impl FnOnce(&[u8]) -> Result<(), Stri
 /// `any` values in compatible mode, the most metadata per input byte a message can carry.
 /// The TypeDefs come from fury-rs's TypeDef encoder (`fury::meta::TypeDef`).
 fn many_typedefs(count: u32, fields: usize) -> Vec<u8> {
+    typedefs_from(0, count, fields)
+}
+
+/// As [`many_typedefs`], the TypeDefs numbered from `start` (the next index of a connection
+/// that shares them across messages) and of the types `1000 + start`, ...
+fn typedefs_from(start: u32, count: u32, fields: usize) -> Vec<u8> {
     use fury::meta::{FieldId, FieldInfo, FieldType, TypeDef, TypeDefRegistration};
     let mut out = vec![0x01, 0xff, 0x16];
     push_var(&mut out, count);
     out.push(0x00); // elements header: each element carries its own type info
-    for i in 0..count {
+    for i in start..start + count {
         let infos: Vec<FieldInfo> = (0..fields)
             .map(|f| FieldInfo {
                 id: FieldId::Name(format!("field_number_{f}")),
@@ -283,7 +289,7 @@ fn many_typedefs(count: u32, fields: usize) -> Vec<u8> {
         let td = TypeDef::encode_struct(&TypeDefRegistration::Id(1000 + i), true, &infos)
             .expect("encode");
         out.push(0x1c); // COMPATIBLE_STRUCT
-        push_var(&mut out, i << 1); // a new TypeDef, index i
+        push_var(&mut out, i << 1); // a new TypeDef, the next index
         out.extend_from_slice(&td);
         out.extend(std::iter::repeat_n(0xfd, fields)); // every field null
     }
@@ -438,4 +444,69 @@ fn amplifying_inputs_stay_within_the_bound() {
         },
     ));
     eprintln!("worst ratio above the 1 MiB floor: {worst:.1} x n");
+}
+
+/// What a connection keeps of the TypeDefs its peer announces, and what an instance keeps in
+/// its cache, stay within their budgets in heap bytes, whatever a peer sends (issue 29: one
+/// connection held 785 MiB after 4,096 of the largest TypeDefs; the instance cache 196 MiB).
+#[test]
+fn kept_typedefs_stay_within_their_budgets() {
+    use fury::connection::ReadMeta;
+    let fury = Fury::default();
+    // One connection: messages of 20 TypeDefs of 400 fields each, until the budget refuses one.
+    let mut meta = ReadMeta::new();
+    let base = alloc::live();
+    let mut next = 0u32;
+    let mut refused = None;
+    for _ in 0..200 {
+        let msg = typedefs_from(next, 20, 400);
+        match fury.deserialize_with_meta::<Value>(&msg, &mut meta) {
+            Ok(_) => next += 20,
+            Err(e) => {
+                refused = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let held = alloc::live() - base;
+    let refused = refused.expect("the budget refuses a message");
+    assert!(
+        refused.contains("TypeDefs announced on one connection"),
+        "{refused}"
+    );
+    eprintln!(
+        "one connection: {next} TypeDefs kept, {held} bytes of heap ({} by ReadMeta's count), then: {refused}",
+        meta.typedef_bytes()
+    );
+    assert!(
+        held <= (4 << 20) + (1 << 20),
+        "{held} bytes held by one connection"
+    );
+    // The instance cache: 3,000 distinct large TypeDefs, one message each.
+    let fury = Fury::default();
+    let base = alloc::live();
+    for i in 0..3000u32 {
+        // each message numbers its TypeDef 0 (a message alone)
+        let msg = renumber_first(typedefs_from(i, 1, 400), i);
+        fury.deserialize::<Value>(&msg)
+            .expect("a message of one TypeDef");
+    }
+    let held = alloc::live() - base;
+    eprintln!("the instance cache after 3,000 TypeDefs of 400 fields: {held} bytes of heap");
+    assert!(
+        held <= (16 << 20) + (2 << 20),
+        "{held} bytes held by the cache"
+    );
+}
+
+/// `typedefs_from(start, 1, _)` numbers its one TypeDef `start`; a message alone must call it 0.
+fn renumber_first(msg: Vec<u8>, start: u32) -> Vec<u8> {
+    let mut marker = Vec::new();
+    push_var(&mut marker, start << 1);
+    // header 01 ff, LIST 16, count 01, elements header 00, kind 1c, then the marker
+    let at = 6;
+    let mut out = msg[..at].to_vec();
+    out.push(0x00);
+    out.extend_from_slice(&msg[at + marker.len()..]);
+    out
 }
