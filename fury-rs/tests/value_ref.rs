@@ -158,3 +158,29 @@ fn a_value_ref_built_by_hand_writes_what_its_value_writes() {
     let back: ValueRef = fury.deserialize(&written).unwrap();
     assert_eq!(back, v);
 }
+
+/// A declared list of structs holding only nulls writes back although the `Value` did not
+/// keep the struct's type info: in the declared form `0e`, which pyfory 1.7.7 reads as the
+/// same `[None, None]` (checked by hand: `H(ps=[None, None])` in both modes).
+#[test]
+fn a_declared_list_of_null_structs_writes_back() {
+    // pyfory 1.7.7: @dataclass H { ps: List[Optional[P]] }, P { x: Int32 }, ids 101 and 100,
+    // compatible mode, H(ps=[None, None]): the list is `02 0a`, P's type info, `fd fd`.
+    let py = "01ff1c000700128262796901c165441672be40020a1c020590260f3857130ac16440055cfdfd";
+    let bytes: Vec<u8> = (0..py.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&py[i..i + 2], 16).unwrap())
+        .collect();
+    let fury = fury::Fury::builder().compatible(true).build();
+    let v: fury::Value = fury.deserialize(&bytes).unwrap();
+    let again = fury.serialize(&v).unwrap();
+    // H's TypeDef as read, then the list in the declared form pyfory reads
+    let list_at = bytes
+        .windows(4)
+        .position(|w| w == [0x02, 0x0a, 0x1c, 0x02])
+        .unwrap();
+    assert_eq!(again[..list_at], bytes[..list_at]);
+    assert_eq!(again[list_at..], [0x02, 0x0e, 0xfd, 0xfd]);
+    let back: fury::Value = fury.deserialize(&again).unwrap();
+    assert_eq!(back, v);
+}

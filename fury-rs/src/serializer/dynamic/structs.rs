@@ -386,10 +386,21 @@ fn write_declared_elements<F: Form>(
             _ => None,
         });
         let Some(first) = first else {
-            return Err(unsupported(
-                "a list of structs whose elements are all null (the struct's type is not known)"
-                    .to_string(),
-            ));
+            // No element has a body (all null, or back references): the struct's type info
+            // (which the Value did not keep) would introduce nothing, so the list takes the
+            // declared form, which pyfory reads too (`0e` and the flags).
+            ctx.writer.u8(DECLARED | SAME_TYPE | null_bit);
+            for v in items {
+                if !element_flag(v, track, has_null, ctx)? {
+                    ctx.leave();
+                    return Err(invalid(format!(
+                        "a {} element in a list of structs",
+                        v.type_id().name()
+                    )));
+                }
+            }
+            ctx.leave();
+            return Ok(());
         };
         for v in items {
             match v {
