@@ -3,7 +3,8 @@
 //! fixed arrays, `Arc<str>`, `SystemTime` and recursion through `Option<Box<_>>`. Only the
 //! types that name themselves on the wire carry an attribute; registering the root registers
 //! what it reaches (the generic instantiations, which name nothing, first). Every value
-//! round-trips in compatible, same-schema and reference-tracking modes.
+//! round-trips in compatible, same-schema and reference-tracking modes. Last, a newer `Loc`
+//! reads an older one's bytes, leniently and with `strict(true)`.
 //!
 //! `cargo run -q -p fury --example inventory`
 
@@ -143,5 +144,43 @@ fn main() -> fury::Result<()> {
     let mut fury = Fury::default();
     let e = fury.register::<Inventory>().unwrap_err();
     println!("without Page<InventoryEvent>: {e}");
+    evolution()
+}
+
+/// A newer `Loc` with two more fields, reading an older peer's bytes: a field with its own
+/// default takes it; one without is filled with its type's default unless the `Fury` is
+/// strict, where it is an error naming it (serde's "missing field").
+fn evolution() -> fury::Result<()> {
+    mod v2 {
+        #[derive(fury::FuryObject, Debug, PartialEq)]
+        #[fury(id = 102)]
+        pub struct Loc {
+            pub warehouse: std::sync::Arc<str>,
+            pub aisle: u16,
+            pub bin: u16,
+            #[fury(default = "level_one")]
+            pub level: u8,
+            pub zone: String,
+        }
+        pub fn level_one() -> u8 {
+            1
+        }
+    }
+    let mut old = Fury::default();
+    old.register::<Loc>()?;
+    let bytes = old.serialize(&loc("north", 3, 7))?;
+    let mut lenient = Fury::default();
+    lenient.register::<v2::Loc>()?;
+    let read = lenient.deserialize::<v2::Loc>(&bytes)?;
+    assert_eq!((read.level, read.zone.as_str()), (1, ""));
+    println!(
+        "an older Loc, read leniently: level {}, zone {:?}",
+        read.level, read.zone
+    );
+    let mut strict = Fury::builder().strict(true).build();
+    strict.register::<v2::Loc>()?;
+    let e = strict.deserialize::<v2::Loc>(&bytes).unwrap_err();
+    assert!(matches!(e.kind(), fury::ErrorKind::MissingField { field, .. } if field == "zone"));
+    println!("an older Loc, read strictly: {e}");
     Ok(())
 }
