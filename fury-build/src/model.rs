@@ -296,6 +296,9 @@ pub struct Service {
     pub pos: Pos,
 }
 
+/// Options as written: name and value, in order.
+pub type Options = Vec<(String, OptValue)>;
+
 pub(crate) fn type_option<'a>(
     options: &'a [(String, OptValue)],
     name: &str,
