@@ -130,7 +130,7 @@ use std::path::{Path, PathBuf};
 /// fury_build::compile(&["proto/inventory.fdl"], &["proto"]).unwrap();
 /// ```
 pub fn compile(files: &[impl AsRef<Path>], includes: &[impl AsRef<Path>]) -> Result<(), Error> {
-    Config::new().compile(files, includes)
+    Config::new().compile(files, includes).map(drop)
 }
 
 /// What to generate, and where: the options prost-build users know.
@@ -298,8 +298,9 @@ impl Config {
         self
     }
 
-    /// Compiles `files` and their imports into the output folder, one `.rs` file per package;
-    /// returns an error naming the file, line and column of the first problem.
+    /// Compiles `files` and their imports into the output folder, one `.rs` file per package,
+    /// and returns what it wrote (file names relative to the folder); an error names the file,
+    /// line and column of the first problem.
     ///
     /// ```no_run
     /// fury_build::Config::new().out_dir("src/generated").compile(&["schema/a.proto"], &["schema"]).unwrap();
@@ -308,7 +309,7 @@ impl Config {
         &self,
         files: &[impl AsRef<Path>],
         includes: &[impl AsRef<Path>],
-    ) -> Result<(), Error> {
+    ) -> Result<Generated, Error> {
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -340,7 +341,7 @@ impl Config {
                 println!("cargo:rerun-if-changed={}", f.display());
             }
         }
-        Ok(())
+        Ok(generated)
     }
 
     /// The generated files (name → Rust source) without writing them.
