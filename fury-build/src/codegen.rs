@@ -752,6 +752,9 @@ impl<'a> Gen<'a> {
             if f.is_ref {
                 attr.push_str(", ref");
             }
+            if f.untracked_elements {
+                attr.push_str(", untracked_elements");
+            }
             self.line(depth + 1, &format!("#[fury({attr})]"));
             for a in Self::attrs_for(&self.config.field_attributes, &fq_field) {
                 self.line(depth + 1, &a);

@@ -194,6 +194,7 @@ fn parse_union(p: &mut Cursor) -> Result<Union, Error> {
             number,
             optional: false,
             is_ref: false,
+            untracked_elements: false,
             doc: fdoc,
             pos: fpos,
         });
@@ -328,6 +329,7 @@ fn parse_field(p: &mut Cursor) -> Result<Field, Error> {
         number,
         optional,
         is_ref,
+        untracked_elements: false,
         doc,
         pos,
     })

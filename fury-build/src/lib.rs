@@ -74,7 +74,7 @@
 //! | `string`, `bytes` | `String`, `Vec<u8>` (`bytes::Bytes` with [`Config::bytes`]) | STRING, BINARY |
 //! | `date`, `timestamp`, `duration`, `decimal` | `fury::Date`, `fury::Timestamp`, `fury::Duration`, `fury::Decimal` | DATE, TIMESTAMP, DURATION, DECIMAL |
 //! | `any` | `Option<Box<dyn fury::AnyObject>>` (always nullable) | the value's own type |
-//! | `list<T>`, `repeated T` | `Vec<T>`; `fury::List<T>` for numbers (a LIST, as pyfory's `List[int32]`) | LIST |
+//! | `list<T>`, `repeated T` | `Vec<T>`; `fury::List<T>` for numbers (a LIST, as pyfory's `List[int32]`); `#[fury(untracked_elements)]` for messages and unions, as foryc's `Ref[T, False]` | LIST |
 //! | `list<optional T>`, `list<ref T>` | `Vec<Option<T>>`, `Vec<Arc<T>>` | LIST |
 //! | `array<T>` (numbers, bool) | `Vec<T>` (`fury::UInt8Array` for `uint8`) | the dense `*_ARRAY` |
 //! | `map<K, V>` | `HashMap<K, V>` (`BTreeMap` with [`Config::btree_map`]) | MAP |

@@ -188,6 +188,10 @@ pub struct Field {
     pub optional: bool,
     /// `ref`: tracks references.
     pub is_ref: bool,
+    /// The elements of this list (values of this map) are messages or unions that foryc's
+    /// Python output declares `Ref[T, False]`: pyfory writes them without reference flags.
+    /// Set by the resolver.
+    pub untracked_elements: bool,
     /// The comment before it.
     pub doc: Option<String>,
     /// Where it is.

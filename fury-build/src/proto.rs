@@ -372,6 +372,7 @@ fn parse_message(p: &mut Cursor) -> Result<Message, Error> {
                         number,
                         optional: false,
                         is_ref: false,
+                        untracked_elements: false,
                         doc: fdoc,
                         pos: fpos,
                     });
@@ -384,6 +385,7 @@ fn parse_message(p: &mut Cursor) -> Result<Message, Error> {
                         number: first,
                         optional: true,
                         is_ref: false,
+                        untracked_elements: false,
                         doc: udoc.clone(),
                         pos: upos.clone(),
                     });
@@ -470,6 +472,7 @@ fn parse_field(p: &mut Cursor) -> Result<Field, Error> {
         number,
         optional,
         is_ref,
+        untracked_elements: false,
         doc,
         pos,
     })

@@ -356,6 +356,19 @@ impl Loaded {
                 ));
             }
             self.check_type(file, package, &scope, f, &f.ty)?;
+            f.untracked_elements = match &f.ty {
+                Type::List {
+                    elem,
+                    elem_ref: false,
+                    ..
+                } => self.foryc_ref_target(elem, tops),
+                Type::Map {
+                    value,
+                    value_ref: false,
+                    ..
+                } => self.foryc_ref_target(value, tops),
+                _ => false,
+            };
             if let Type::Named(n) = &f.ty {
                 if self.foryc_sees_message(n, package, &scope, tops) {
                     if format == Format::Fdl && f.optional && !f.is_ref {
@@ -404,6 +417,26 @@ impl Loaded {
                     && !self.is_package_prefix(first, n, package, scope)
             }
         }
+    }
+
+    /// Whether foryc's Python output wraps an element of type `ty` in `Ref[T, False]`: a
+    /// message or union its schema lookup finds, which reads a name from a top-level type of
+    /// the file or its imports down (`Outer.Inner`), or package-qualified, but does not find a
+    /// nested type by its own name (`Inner` inside `Outer`).
+    fn foryc_ref_target(&self, ty: &Type, tops: &HashSet<String>) -> bool {
+        let Type::Named(n) = ty else { return false };
+        let n = n.trim_start_matches('.');
+        let first = n.split('.').next().unwrap_or(n);
+        let found = if tops.contains(first) {
+            let mut hits = self.types.values().filter(|t| t.path.join(".") == n);
+            match (hits.next(), hits.next()) {
+                (Some(t), None) => Some(t),
+                _ => None,
+            }
+        } else {
+            self.types.get(n)
+        };
+        found.is_some_and(|t| t.kind != Kind::Enum)
     }
 
     /// True when `n` resolved through a package name rather than a type name starting with
