@@ -564,17 +564,20 @@ impl<'a> Gen<'a> {
         match id {
             Some(id) => format!("#[fury(id = {id})]"),
             None => {
-                // foryc registers by `package.Type` when ids are off (namespace "default"
-                // without a package).
+                // foryc registers `package.Outer.Inner` by name when ids are off ("default"
+                // without a package), and pyfory splits it at the last dot: namespace
+                // `package.Outer`, name `Inner`.
                 let ns = if self.package.is_empty() {
                     "default"
                 } else {
                     &self.package
                 };
+                let full = format!("{ns}.{}", path.join("."));
+                let (namespace, name) = full.rsplit_once('.').unwrap_or(("", &full));
                 format!(
                     "#[fury(namespace = {}, name = {})]",
-                    lit(ns),
-                    lit(&path.join("."))
+                    lit(namespace),
+                    lit(name)
                 )
             }
         }

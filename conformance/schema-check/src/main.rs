@@ -38,7 +38,8 @@ fn main() -> ExitCode {
         .and_then(|()| check_all::register_types(&mut fury))
         .and_then(|()| check_orders::register_types(&mut fury))
         .and_then(|()| check_pcommon::register_types(&mut fury))
-        .and_then(|()| check_shop::register_types(&mut fury));
+        .and_then(|()| check_shop::register_types(&mut fury))
+        .and_then(|()| check_named::register_types(&mut fury));
     if let Err(e) = registered {
         eprintln!("registration failed: {e}");
         return ExitCode::FAILURE;
@@ -67,6 +68,7 @@ fn main() -> ExitCode {
             "check.orders.Line" => round_trip::<check_orders::Line>(&fury, &bytes),
             "check.shop.Order" => round_trip::<check_shop::Order>(&fury, &bytes),
             "check.shop.Envelope" => round_trip::<check_shop::Envelope>(&fury, &bytes),
+            "check.named.Outer" => round_trip::<check_named::Outer>(&fury, &bytes),
             other => {
                 println!("{other} ERROR no such type in schema-check");
                 continue;

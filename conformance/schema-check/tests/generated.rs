@@ -29,6 +29,9 @@ fn writes_and_reads_pyforys_bytes() {
         kind: check_all::outer::inner::Kind::B,
     };
     let label = check_all::Shape::Label("round".into());
+    let words = check_all::Shape::Words(vec!["a".into(), "b".into()]);
+    // pyfory declares a list case's element type, as in a struct field (both modes)
+    let words_bytes = hex("010022ef27040016020c04610462");
     // (compatible, value's bytes from pyfory 1.7.7)
     let cases = [
         (
@@ -54,6 +57,11 @@ fn writes_and_reads_pyforys_bytes() {
         assert_eq!(f.deserialize::<check_all::Point>(&hex(p)).unwrap(), point);
         assert_eq!(f.serialize(&label).unwrap(), hex(s));
         assert_eq!(f.deserialize::<check_all::Shape>(&hex(s)).unwrap(), label);
+        assert_eq!(f.serialize(&words).unwrap(), words_bytes);
+        assert_eq!(
+            f.deserialize::<check_all::Shape>(&words_bytes).unwrap(),
+            words
+        );
         assert_eq!(f.serialize(&inner).unwrap(), hex(i));
         assert_eq!(
             f.deserialize::<check_all::outer::Inner>(&hex(i)).unwrap(),
