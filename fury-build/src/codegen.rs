@@ -539,7 +539,7 @@ impl<'a> Gen<'a> {
         let f = format!("{}fury()", "super::".repeat(depth));
         self.line(
             indent + 1,
-            "/// This value's bytes, written by [`fury()`](fury()) of its package.",
+            "/// This value's bytes, written by the `fury()` of its package's module.",
         );
         self.line(
             indent + 1,
@@ -550,7 +550,7 @@ impl<'a> Gen<'a> {
         self.line(indent, "");
         self.line(
             indent + 1,
-            "/// Reads a value from `bytes` with [`fury()`](fury()) of its package.",
+            "/// Reads a value from `bytes` with the `fury()` of its package's module.",
         );
         self.line(
             indent + 1,

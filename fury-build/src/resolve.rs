@@ -260,6 +260,7 @@ impl Loaded {
             for u in &schema.unions {
                 self.check_cases(&schema.file, &package, &[], u)?;
             }
+            check_enums(&schema)?;
             assign_ids(&mut schema)?;
             self.schemas[i] = schema;
         }
@@ -449,6 +450,34 @@ impl Loaded {
     }
 }
 
+/// Enum values are the numbers on the wire (pyfory writes a member's value): they must be
+/// distinct and fit a varuint32.
+fn check_enums(s: &Schema) -> Result<(), Error> {
+    fn check(file: &Path, e: &Enum) -> Result<(), Error> {
+        let mut seen = HashSet::new();
+        for v in &e.values {
+            if !(0..=i64::from(u32::MAX)).contains(&v.value) || !seen.insert(v.value) {
+                return Err(Error::at(
+                    file,
+                    v.pos.line,
+                    v.pos.col,
+                    format!(
+                        "the value {} of `{}.{}` must be distinct and in 0..=4294967295 (it is the number on the wire)",
+                        v.value, e.name, v.name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+    fn walk(file: &Path, m: &Message) -> Result<(), Error> {
+        m.enums.iter().try_for_each(|e| check(file, e))?;
+        m.messages.iter().try_for_each(|n| walk(file, n))
+    }
+    s.enums.iter().try_for_each(|e| check(&s.file, e))?;
+    s.messages.iter().try_for_each(|m| walk(&s.file, m))
+}
+
 /// foryc's ids: `[id=N]` as given, else murmur3 of the qualified name (package alias or
 /// package, the type's path, or its `alias` option), unless `enable_auto_type_id = false`.
 fn assign_ids(s: &mut Schema) -> Result<(), Error> {
@@ -588,6 +617,11 @@ mod tests {
             .unwrap_err();
         assert!(
             e.to_string().contains("message fields are always optional"),
+            "{e}"
+        );
+        let e = rules("package p;\nenum E { A = 0; B = -1; }").unwrap_err();
+        assert!(
+            e.to_string().contains(":2:17: the value -1 of `E.B`"),
             "{e}"
         );
         let e = rules("package p; message M { int32 a = 1; int32 b = 1; }").unwrap_err();

@@ -96,7 +96,16 @@ fn recursion_unions_and_imports() {
     // The shared leaf comes back as one allocation.
     assert!(std::sync::Arc::ptr_eq(&back.children[0], &back.children[1]));
 
-    // A union's default is its first case; an unknown case is kept.
+    // A union's default is its first case; a case this side does not know is kept and
+    // written back.
+    let unknown = check_all::Shape::Unknown(fury::UnknownCase {
+        case_id: 9,
+        value: fury::Value::String("from a newer schema".into()),
+    });
+    assert_eq!(
+        check_all::Shape::from_bytes(&unknown.to_bytes().unwrap()).unwrap(),
+        unknown
+    );
     assert_eq!(
         check_all::Shape::default(),
         check_all::Shape::Point(Default::default())
