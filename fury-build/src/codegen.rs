@@ -267,8 +267,8 @@ impl<'a> Gen<'a> {
     }
 
     fn line(&mut self, indent: usize, text: &str) {
-        for _ in 0..indent {
-            self.out.push_str("    ");
+        if !text.is_empty() {
+            self.out.push_str(&"    ".repeat(indent));
         }
         self.out.push_str(text);
         self.out.push('\n');
