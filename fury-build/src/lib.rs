@@ -239,7 +239,7 @@ impl Config {
     }
 
     /// `bytes::Bytes` instead of `Vec<u8>` for the `bytes` fields matched by the paths (the
-    /// crate using the output then needs the `bytes` feature of `fury`).
+    /// crate using the output then needs the `bytes` crate and the `bytes` feature of `fury`).
     ///
     /// ```
     /// fury_build::Config::new().bytes([".demo.inv.Blob.data"]);
