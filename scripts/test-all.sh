@@ -6,7 +6,8 @@
 #      (the tests of step 1 wrote them for the other groups);
 #   3. the live cross-check: for every group of conformance/groups.json with a peer check,
 #      pyfory 1.7.7 reads those bytes and compares them with the expected values;
-#   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback;
+#   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback,
+#      and the schema check: foryc's Python types and fury-build's Rust types read each other;
 #   5. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
 #      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed)
 #      through every vector group of conformance/groups.json over the testee protocol;
@@ -90,10 +91,13 @@ echo "$(wc -l < target/conformance/kinds-pyfory.txt) streams identical"
 echo "== a pyfory 1.7.7 client and the Rust client call the Rust RPC server (tokio codec) on 127.0.0.1"
 bash scripts/rpc-check.sh "$venv/bin/python"
 
+echo "== fury-build: pyfory 1.7.7 with foryc 1.7.7's Python types and the Rust types fury-build generated read each other's values (conformance/schemas, both modes)"
+"$venv/bin/python" conformance/schema_check.py target/debug/schema-check
+
 echo "== the crates a user installs can be published: cargo package, with its verification build"
 # One command packages them together, so each verifies against the others' packaged sources.
-cargo package --quiet -p fury-types -p fury-derive -p fury -p fury-cli --allow-dirty
-echo "packaged: fury-types, fury-derive, fury, fury-cli"
+cargo package --quiet -p fury-types -p fury-derive -p fury -p fury-cli -p fury-build --allow-dirty
+echo "packaged: fury-types, fury-derive, fury, fury-cli, fury-build"
 
 echo "== benchmarks compile, and every peer round-trips every dataset (report smoke mode)"
 # `cargo bench` builds the package's binaries too (with the bench profile): the report is one.

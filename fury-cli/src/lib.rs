@@ -1,4 +1,5 @@
-//! `fury inspect`: takes any Fory xlang stream apart without knowing its types, into a tree
+//! `fury compile` (see [`run_compile`]) compiles Fory IDL and proto3 schemas to Rust with
+//! fury-build. `fury inspect`: takes any Fory xlang stream apart without knowing its types, into a tree
 //! whose leaves cover every byte exactly once, each with its offset and meaning.
 //!
 //! Everything a stream says about itself is decoded: the header, reference flags (with the
@@ -16,6 +17,9 @@
 //! assert!(text.contains("VARINT32"), "{text}");
 //! assert!(text.contains("varint32 2"), "{text}");
 //! ```
+
+mod compile;
+pub use compile::{parse_compile_args, run_compile, CompileArgs, COMPILE_USAGE};
 
 use fury::meta::{
     FieldId, FieldInfo, FieldType, MetaEncoding, MetaStringEncoder, TypeDef, TypeDefLimits,

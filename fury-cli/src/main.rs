@@ -1,3 +1,7 @@
+//! `fury compile [-I DIR]... --rust_out DIR FILE...`: compiles Fory IDL / proto3 schemas to
+//! Rust modules (fury-build, the flags of foryc); exit status 1 for a schema error (printed
+//! as file:line:col), 2 for a usage error.
+//!
 //! `fury inspect [FILE | - | --hex HEX] [--json] [--compatible | --same-schema]`: prints any
 //! Fory xlang stream as an annotated tree (offset, bytes, meaning), without its types.
 //! Input is a file of bytes, or hex text (a file, stdin or `--hex`). Exit status 0 when the
@@ -24,10 +28,35 @@ fn from_hex(text: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+fn compile(args: &[String]) -> ExitCode {
+    let parsed = match fury_cli::parse_compile_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}\n{}", fury_cli::COMPILE_USAGE);
+            return ExitCode::from(2);
+        }
+    };
+    match fury_cli::run_compile(&parsed) {
+        Ok(files) => {
+            for f in files {
+                println!("generated {}", f.display());
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("compile") {
+        return compile(&args[1..]);
+    }
     if args.first().map(String::as_str) != Some("inspect") {
-        eprintln!("{USAGE}");
+        eprintln!("{USAGE}\n{}", fury_cli::COMPILE_USAGE);
         return ExitCode::from(2);
     }
     let (mut json, mut mode, mut input): (bool, Option<bool>, Option<Vec<u8>>) =

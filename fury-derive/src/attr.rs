@@ -80,6 +80,8 @@ pub struct FieldAttrs {
     pub skip: Attr<()>,
     pub nullable: Attr<()>,
     pub track_ref: Attr<bool>,
+    /// `#[fury(untracked_elements)]`.
+    pub untracked_elements: Attr<()>,
     pub encoding: Attr<Encoding>,
     pub with: Attr<syn::Path>,
     pub default: Attr<DefaultValue>,
@@ -213,6 +215,7 @@ impl FieldAttrs {
             skip: Attr::none("skip"),
             nullable: Attr::none("nullable"),
             track_ref: Attr::none("ref"),
+            untracked_elements: Attr::none("untracked_elements"),
             encoding: Attr::none("encoding"),
             with: Attr::none("with"),
             default: Attr::none("default"),
@@ -239,6 +242,8 @@ impl FieldAttrs {
                     };
                     out.track_ref.set(cx, sp, on);
                 }
+                // #[fury(untracked_elements)]
+                "untracked_elements" => out.untracked_elements.set(cx, sp, ()),
                 // #[fury(encoding = "fixed" | "varint" | "tagged")]
                 "encoding" => {
                     let lit = str_value(meta)?;
@@ -295,7 +300,7 @@ impl FieldAttrs {
                 _ => {
                     return Err(meta.error(
                         "unknown fury attribute on a field: expected `id = N`, `rename = \"..\"`, \
-                         `alias = \"..\"`, `skip`, `nullable`, `ref`, `encoding = \"..\"`, \
+                         `alias = \"..\"`, `skip`, `nullable`, `ref`, `untracked_elements`, `encoding = \"..\"`, \
                          `with = \"..\"` or `default`",
                     ))
                 }

@@ -84,6 +84,11 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                         (fa.rename.is_set(), "rename", fa.rename.span()),
                         (fa.nullable.is_set(), "nullable", fa.nullable.span()),
                         (fa.track_ref.is_set(), "ref", fa.track_ref.span()),
+                        (
+                            fa.untracked_elements.is_set(),
+                            "untracked_elements",
+                            fa.untracked_elements.span(),
+                        ),
                         (fa.encoding.is_set(), "encoding", fa.encoding.span()),
                         (fa.with.is_set(), "with", fa.with.span()),
                         (fa.default.is_set(), "default", fa.default.span()),

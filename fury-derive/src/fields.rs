@@ -46,6 +46,8 @@ pub struct Plan<'a> {
     pub flagged: bool,
     /// `#[fury(ref)]`.
     pub track_ref: bool,
+    /// `#[fury(untracked_elements)]`.
+    pub untracked_elements: bool,
     pub encoding: Option<Encoding>,
     /// The spelled integer type an encoding applies to (`i32`, `u64`, ...), after `Option`.
     pub int_base: Option<String>,
@@ -188,6 +190,7 @@ impl<'a> Plan<'a> {
             is_option,
             flagged: a.nullable.is_set(),
             track_ref: a.track_ref.get().copied().unwrap_or(false),
+            untracked_elements: a.untracked_elements.is_set(),
             encoding: a.encoding.get().copied(),
             int_base,
             member: f.member.clone(),

@@ -792,6 +792,8 @@ fn write_field(f: &Plan, compress_int: bool) -> TokenStream {
         quote! { ::fury::__private::write_ref_field(#value, ctx)?; }
     } else if f.flagged {
         quote! { ::fury::__private::write_flagged_field(#value, ctx)?; }
+    } else if f.untracked_elements {
+        quote! { ::fury::__private::write_untracked_elements_field(#value, ctx)?; }
     } else {
         quote! { ::fury::__private::write_field(#value, ctx)?; }
     }

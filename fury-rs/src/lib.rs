@@ -131,7 +131,8 @@ pub mod __private {
         struct_body_direct, struct_kind, struct_read_data, struct_read_direct, struct_read_root,
         struct_read_run, struct_read_typed, struct_write_data, struct_write_direct,
         struct_write_run, struct_write_stream, write_field, write_flagged_field, write_ref_field,
-        write_union_struct_case, write_user_type_info, SchemaHash, StructBody, StructRead,
+        write_union_struct_case, write_untracked_elements_field, write_user_type_info, SchemaHash,
+        StructBody, StructRead,
     };
     pub use crate::serializer::union::{
         bad_union_case, read_union_case, read_union_case_id, read_union_unit, read_union_unknown,

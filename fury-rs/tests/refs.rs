@@ -502,3 +502,53 @@ fn a_value_with_a_tracked_declared_map_writes_back() {
     let again = fury.serialize(&v).unwrap();
     assert_eq!(fury.deserialize::<Value>(&again).unwrap(), v);
 }
+
+/// `#[fury(untracked_elements)]`: pyfory's `List[Ref[P, False]]` and `Dict[str, Ref[P, False]]`
+/// (what foryc generates for lists and maps of messages) carry no reference flags under
+/// `ref=True`, where a plain `List[P]` does (elements header 0x08 against 0x09, map chunk
+/// 0x24 against 0x2c).
+#[test]
+fn untracked_elements_as_pyforys_ref_false() {
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    #[fury(id = 7001)]
+    struct P {
+        x: i32,
+    }
+    #[derive(fury::FuryObject, Debug, PartialEq)]
+    #[fury(id = 7002)]
+    struct Bag {
+        #[fury(untracked_elements)]
+        items: Vec<P>,
+        #[fury(untracked_elements)]
+        m: std::collections::BTreeMap<String, P>,
+        tracked: Vec<P>,
+    }
+    let bag = Bag {
+        items: vec![P { x: 1 }, P { x: 2 }],
+        m: [("k".to_string(), P { x: 3 })].into(),
+        tracked: vec![P { x: 4 }],
+    };
+    // pyfory 1.7.7: Bag(items=[P(1), P(2)], m={'k': P(3)}, tracked=[P(4)]) with
+    // Fory(xlang=True, ref=True, compatible=...), P as id 7001 and Bag as 7002.
+    let cases = [
+        (false, "01001bda36d61318b902081bd9363bb002cb023bb002cb04012401046b3bb002cb0601091bd936003bb002cb08"),
+        (true, "01001c0017f026f310db3246c3da364c1670a264648040185470305016704e2012883002081c020680ef0f5f22264ec1d93640055c02040104011c03046b0601091c030008"),
+    ];
+    for (compatible, hex) in cases {
+        let bytes: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        let mut fury = Fury::builder()
+            .compatible(compatible)
+            .ref_tracking(true)
+            .build();
+        fury.register::<P>().unwrap().register::<Bag>().unwrap();
+        assert_eq!(
+            fury.serialize(&bag).unwrap(),
+            bytes,
+            "compatible={compatible}"
+        );
+        assert_eq!(fury.deserialize::<Bag>(&bytes).unwrap(), bag);
+    }
+}

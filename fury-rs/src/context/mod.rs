@@ -70,6 +70,9 @@ pub struct WriteContext<'a> {
     /// byte and one-byte meta-share marker (stable for the rest of the stream), so that runs
     /// of one nested type skip the registry and the marker search.
     pub(crate) direct_memo: Option<(std::any::TypeId, u8, u8)>,
+    /// Set around a `#[fury(untracked_elements)]` field: the next list or map written (the
+    /// field's own) gives its elements no reference flags.
+    pub(crate) untracked_elements: bool,
 }
 
 /// See `ReadContext::borrowed_copies`.

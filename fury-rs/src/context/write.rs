@@ -34,7 +34,15 @@ impl<'a> WriteContext<'a> {
             extra: None,
             oob: None,
             direct_memo: None,
+            untracked_elements: false,
         }
+    }
+
+    /// Whether the list or map being written is a `#[fury(untracked_elements)]` field's
+    /// (clears the mark, so the collections inside its elements are written as usual).
+    #[inline]
+    pub(crate) fn take_untracked_elements(&mut self) -> bool {
+        std::mem::take(&mut self.untracked_elements)
     }
 
     /// Writes the payload of a BINARY: in a stream with out-of-band buffers, the in-band

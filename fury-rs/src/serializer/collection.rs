@@ -24,6 +24,7 @@ where
     T: Serialize + 'b,
     I: Iterator<Item = &'b T> + Clone,
 {
+    let untracked = ctx.take_untracked_elements();
     ctx.length(len)?;
     if len == 0 {
         return Ok(());
@@ -65,7 +66,10 @@ where
     let decl = declared && is_static::<T>() && !T::POLYMORPHIC;
     // With tracking on, pyfory tracks the elements when they are of mixed types or of a
     // tracked kind (lists, maps, structs, shared pointers).
+    // A `#[fury(untracked_elements)]` field (pyfory's `List[Ref[T, False]]`) has none, unless
+    // an element is a back reference, which only a tracked list can hold.
     let track = ctx.ref_tracking()
+        && !(untracked && first_ref.is_none())
         && (!same || first_ref.is_some() || first.is_some_and(|f| f.is_ref_type()));
     let mut header = 0u8;
     if track {

@@ -25,6 +25,7 @@ where
     V: Serialize + 'b,
     I: Iterator<Item = (&'b K, &'b V)>,
 {
+    let untracked = ctx.take_untracked_elements();
     ctx.length(len)?;
     if len == 0 {
         return Ok(());
@@ -67,9 +68,11 @@ where
         if !fits {
             close_chunk(&mut open, ctx);
             // With tracking on, keys or values of a tracked kind carry reference flags.
+            // (Not the values of a `#[fury(untracked_elements)]` field, pyfory's
+            // `Dict[K, Ref[V, False]]`, unless one is a back reference.)
             let tracking = ctx.ref_tracking();
             k_track = tracking && k.is_ref_type();
-            v_track = tracking && v.is_ref_type();
+            v_track = tracking && v.is_ref_type() && (!untracked || v.is_back_ref());
             let mut header = decl_bits;
             if k_track {
                 header |= kv::KEY_TRACK_REF;

@@ -79,6 +79,9 @@ use crate::types::{RefFlag, TypeId};
 /// - `#[fury(nullable)]`: a null flag precedes a field whose Rust type cannot be null.
 /// - `#[fury(ref)]` (or `ref = false`): the field tracks references when reference tracking
 ///   is on.
+/// - `#[fury(untracked_elements)]`: with tracking on, the elements of the list (the values of
+///   the map) this field holds carry no reference flags, as pyfory's `List[Ref[T, False]]`
+///   (what foryc generates for a list or map of messages).
 /// - `#[fury(encoding = "fixed" | "varint" | "tagged")]`: the encoding of an `i32`, `u32`,
 ///   `i64` or `u64` field (and of its `Option`); `tagged` for 64-bit ones only.
 /// - `#[fury(with = "module")]`: the field is written as `module::Wire`, converted by
@@ -472,6 +475,16 @@ pub fn write_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
         v.write_type_info(ctx)?;
     }
     v.write_declared(ctx)
+}
+
+/// Writes a `#[fury(untracked_elements)]` field: as [`write_field`], with no reference flags on
+/// the elements of the list or map it holds (pyfory's `List[Ref[T, False]]`).
+#[inline]
+pub fn write_untracked_elements_field<F: Serialize>(v: &F, ctx: &mut WriteContext) -> Result<()> {
+    ctx.untracked_elements = true;
+    let r = write_field(v, ctx);
+    ctx.untracked_elements = false;
+    r
 }
 
 /// How pyfory flags a `ref` field of a given kind when tracking is on.

@@ -47,9 +47,11 @@ pub fn write_union_case<T: Serialize + ?Sized>(
     // As pyfory: a REF_VALUE flag (with tracking on) only for kinds that are tracked.
     let r = match value.write_ref_flag(ctx, value.is_ref_type()) {
         Ok(true) => Ok(()),
+        // The case type is known to both sides (pyfory's union serializer is built from the
+        // case's type hint), so a list case declares its element type as in a struct field.
         Ok(false) => value
             .write_type_info(ctx)
-            .and_then(|()| value.write_data(ctx)),
+            .and_then(|()| value.write_declared(ctx)),
         Err(e) => Err(e),
     };
     ctx.leave();

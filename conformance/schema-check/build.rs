@@ -1,0 +1,17 @@
+// The schemas of conformance/schemas, compiled as a user's build script would. BTreeMaps keep
+// the keys in the order the Python side inserts them (sorted), so the bytes compare.
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    fury_build::Config::new()
+        .include_file("schemas.rs")
+        .btree_map(["."])
+        .compile(
+            &[
+                "../schemas/everything.fdl",
+                "../schemas/orders.fdl",
+                "../schemas/named.fdl",
+                "../schemas/proto/shop.proto",
+            ],
+            &["../schemas", "../schemas/proto"],
+        )?;
+    Ok(())
+}
