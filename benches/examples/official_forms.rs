@@ -42,7 +42,11 @@ where
             Ok(x) => format!("another value: {x:?}"),
             Err(e) => format!("fails: {e}"),
         };
-        let mode = if compatible { "compatible" } else { "same-schema" };
+        let mode = if compatible {
+            "compatible"
+        } else {
+            "same-schema"
+        };
         println!("{label} ({mode})");
         println!("  fury-rs  {}", hex(&a));
         println!(

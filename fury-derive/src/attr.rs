@@ -55,6 +55,22 @@ pub enum DefaultValue {
     Path(syn::ExprPath),
 }
 
+/// The value of `form = "..."`: only `"fory"` (the official Rust crate's forms) exists.
+fn form_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+    let lit = str_value(meta)?;
+    if lit.value() == "fory" {
+        Ok(())
+    } else {
+        Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown form `{}`: expected \"fory\" (the official Rust crate's forms; pyfory's are the default)",
+                lit.value()
+            ),
+        ))
+    }
+}
+
 /// `#[fury(...)]` on the struct or enum.
 pub struct ContainerAttrs {
     pub id: Attr<u32>,
@@ -67,6 +83,8 @@ pub struct ContainerAttrs {
     /// `#[fury(rename_all = "camelCase")]`: serde's case conventions for field names (of a
     /// struct) or variant names (of an enum).
     pub rename_all: Attr<crate::case::RenameRule>,
+    /// `#[fury(form = "fory")]`: every field with an official-crate form takes it.
+    pub form: Attr<()>,
 }
 
 /// `#[fury(...)]` on a field.
@@ -78,6 +96,8 @@ pub struct FieldAttrs {
     pub track_ref: Attr<bool>,
     pub encoding: Attr<Encoding>,
     pub with: Attr<syn::Path>,
+    /// `#[fury(form = "fory")]`: the official crate's form (`fury::ForyForm`).
+    pub form: Attr<()>,
     pub default: Attr<DefaultValue>,
     /// `#[fury(alias = "..")]`, any number: other names a peer's field may have (compatible
     /// mode).
@@ -130,6 +150,7 @@ impl ContainerAttrs {
             bound: Attr::none("bound"),
             ext: Attr::none("ext"),
             rename_all: Attr::none("rename_all"),
+            form: Attr::none("form"),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
@@ -168,6 +189,11 @@ impl ContainerAttrs {
                         })?;
                     out.rename_all.set(cx, sp, rule);
                 }
+                // #[fury(form = "fory")]
+                "form" => {
+                    form_value(meta)?;
+                    out.form.set(cx, sp, ());
+                }
                 // serde's enum representations have no xlang form.
                 "tag" | "content" | "untagged" => {
                     return Err(meta.error(format!(
@@ -199,6 +225,7 @@ impl FieldAttrs {
             track_ref: Attr::none("ref"),
             encoding: Attr::none("encoding"),
             with: Attr::none("with"),
+            form: Attr::none("form"),
             default: Attr::none("default"),
             aliases: Vec::new(),
         };
@@ -238,6 +265,11 @@ impl FieldAttrs {
                         }
                     };
                     out.encoding.set(cx, sp, enc);
+                }
+                // #[fury(form = "fory")]
+                "form" => {
+                    form_value(meta)?;
+                    out.form.set(cx, sp, ());
                 }
                 // #[fury(with = "module")]
                 "with" => {
