@@ -105,4 +105,24 @@ fn main() {
     one_field!(O2, opt_u16s: [Option<Vec<u16>>] = Some(vec![5]));
     one_field!(O3, opt_flags: [Option<Vec<bool>>] = Some(vec![true]));
     one_field!(O4, opt_i32s: [Option<Vec<i32>>] = Some(vec![-3]));
+    // Tuple roots, the crate's against fury::ForyForm's.
+    let fory = fory::Fory::builder().xlang(true).build();
+    let fury = fury::Fury::default();
+    macro_rules! root {
+        ($v:expr) => {{
+            let b = fory.serialize(&$v).expect("fory writes");
+            let a = fury.serialize(&fury::ForyForm($v)).expect("fury-rs writes");
+            let same = if a == b { "  (identical)" } else { "" };
+            println!(
+                "root {}\n  fory     {}{same}\n  ForyForm {}",
+                stringify!($v),
+                hex(&b),
+                hex(&a)
+            );
+        }};
+    }
+    root!((1i64, Some(2i64)));
+    root!((1i64, None::<i64>));
+    root!((1i64, 2i64));
+    root!((1i32, String::from("a")));
 }

@@ -179,3 +179,20 @@ fn both_forms_read_in_compatible_mode() {
     assert_eq!(b.deserialize::<Official>(&from_plain).unwrap(), official);
     assert_eq!(a.deserialize::<Plain>(&from_official).unwrap(), plain);
 }
+
+/// Roots, as the crate writes them (spec/DISAGREEMENTS.md, "Tuples, `()` and Rust-only
+/// integers"): a tuple with an `Option` element type gets HAS_NULL and a flag per element.
+#[test]
+fn tuple_roots_match_the_crate() {
+    let fury = Fury::default();
+    let bytes = fury.serialize(&fury::ForyForm((1i64, Some(2i64)))).unwrap();
+    assert_eq!(bytes, unhex("01 ff 16 02 02 ff 07 02 ff 07 04"));
+    let back: fury::ForyForm<(i64, Option<i64>)> = fury.deserialize(&bytes).unwrap();
+    assert_eq!(back.0, (1, Some(2)));
+    let bytes = fury.serialize(&fury::ForyForm((1i64, 2i64))).unwrap();
+    assert_eq!(bytes, unhex("01 ff 16 02 00 07 02 07 04"));
+    let bytes = fury.serialize(&fury::ForyForm((1i64, None::<i64>))).unwrap();
+    assert_eq!(bytes, unhex("01 ff 16 02 02 ff 07 02 fd"));
+    let back: fury::ForyForm<(i64, Option<i64>)> = fury.deserialize(&bytes).unwrap();
+    assert_eq!(back.0, (1, None));
+}
