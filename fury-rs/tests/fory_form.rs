@@ -191,7 +191,9 @@ fn tuple_roots_match_the_crate() {
     assert_eq!(back.0, (1, Some(2)));
     let bytes = fury.serialize(&fury::ForyForm((1i64, 2i64))).unwrap();
     assert_eq!(bytes, unhex("01 ff 16 02 00 07 02 07 04"));
-    let bytes = fury.serialize(&fury::ForyForm((1i64, None::<i64>))).unwrap();
+    let bytes = fury
+        .serialize(&fury::ForyForm((1i64, None::<i64>)))
+        .unwrap();
     assert_eq!(bytes, unhex("01 ff 16 02 02 ff 07 02 fd"));
     let back: fury::ForyForm<(i64, Option<i64>)> = fury.deserialize(&bytes).unwrap();
     assert_eq!(back.0, (1, None));
