@@ -60,6 +60,7 @@ where
 pub fn type_rows() -> Vec<InteropRow> {
     use crate::interop_types::*;
     let (aliased, tuples, arrays, deques, vectors, sizes) = values();
+    let save = save_values();
     let mut out = Vec::new();
     for compatible in [false, true] {
         let mut fury = fury::Fury::builder().compatible(compatible).build();
@@ -75,12 +76,67 @@ pub fn type_rows() -> Vec<InteropRow> {
             )*};
         }
         reg!(Aliased, Tuples, Arrays, Deques, Vectors, Sizes);
+        reg!(SaveBytes, SaveTuples, SaveArrays, SaveVectors, PlayerSave);
+        reg!(
+            SaveBytesFory,
+            SaveTuplesFory,
+            SaveArraysFory,
+            SaveVectorsFory,
+            PlayerSaveFory
+        );
         out.push(row("Aliased", compatible, &fury, &fory, &aliased));
         out.push(row("Tuples", compatible, &fury, &fory, &tuples));
         out.push(row("Arrays", compatible, &fury, &fory, &arrays));
         out.push(row("Deques", compatible, &fury, &fory, &deques));
         out.push(row("Vectors", compatible, &fury, &fory, &vectors));
         out.push(row("Sizes", compatible, &fury, &fory, &sizes));
+        out.push(row("SaveBytes", compatible, &fury, &fory, &save.0));
+        out.push(row("SaveTuples", compatible, &fury, &fory, &save.1));
+        out.push(row("SaveArrays", compatible, &fury, &fory, &save.2));
+        out.push(row("SaveVectors", compatible, &fury, &fory, &save.3));
+        out.push(row("PlayerSave", compatible, &fury, &fory, &save.4));
+        let official = (
+            SaveBytesFory::from(save.0.clone()),
+            SaveTuplesFory::from(save.1.clone()),
+            SaveArraysFory::from(save.2.clone()),
+            SaveVectorsFory::from(save.3.clone()),
+            PlayerSaveFory::from(save.4.clone()),
+        );
+        out.push(row(
+            "SaveBytes/form=fory",
+            compatible,
+            &fury,
+            &fory,
+            &official.0,
+        ));
+        out.push(row(
+            "SaveTuples/form=fory",
+            compatible,
+            &fury,
+            &fory,
+            &official.1,
+        ));
+        out.push(row(
+            "SaveArrays/form=fory",
+            compatible,
+            &fury,
+            &fory,
+            &official.2,
+        ));
+        out.push(row(
+            "SaveVectors/form=fory",
+            compatible,
+            &fury,
+            &fory,
+            &official.3,
+        ));
+        out.push(row(
+            "PlayerSave/form=fory",
+            compatible,
+            &fury,
+            &fory,
+            &official.4,
+        ));
     }
     out
 }

@@ -580,10 +580,12 @@ def evolution_specs():
             error=True, note="even for an empty list: the TypeDefs do not match"),
         Evo("incompatible/nested_element_type/v1_to_v2", "EvoNestedListV1", "EvoNestedListV2",
             {"path": [[6, 7, 8], []], "n": 1}, error=True,
+            optional="spec 08 8.7: a reader MAY read a list of a primitive and its dense array as one another one level below the field (the official Rust crate's nested vectors), or fail as pyfory does",
             note="list<list<uint16>> read as list<uint16_array>: the element type differs (22 vs 49), pyfory "
                  "refuses the TypeDef; the inner lists are written with DECL_TYPE (03 0c ...), not as arrays"),
         Evo("incompatible/nested_element_type/v2_to_v1", "EvoNestedListV2", "EvoNestedListV1",
             {"path": [[6, 7, 8]], "n": 1}, error=True,
+            optional="spec 08 8.7: a reader MAY read a list of a primitive and its dense array as one another one level below the field (the official Rust crate's nested vectors), or fail as pyfory does",
             note="list<uint16_array> read as list<list<uint16>>: pyfory refuses the TypeDef"),
         Evo("incompatible/list_element_widen/v1_to_v2", "EvoWideElemV1", "EvoWideElemV2",
             {"items": [1, -2], "n": 1}, error=True,

@@ -101,6 +101,18 @@ const DIVERGENCES: &[(&str, &str, &str)] = &[
         "no conversion",
         "pyfory formats 7 into a string field; fury-rs refuses string<->number conversions",
     ),
+    (
+        "compat/evolution/incompatible/nested_element_type/v1_to_v2",
+        "succeeds, but pyfory's reader fails",
+        "optional behaviour (the vector says so): fury-rs reads list<list<uint16>> into \
+         list<uint16_array>, the official crate's nested vectors; pyfory refuses the pair",
+    ),
+    (
+        "compat/evolution/incompatible/nested_element_type/v2_to_v1",
+        "succeeds, but pyfory's reader fails",
+        "optional behaviour (the vector says so): fury-rs reads list<uint16_array> into \
+         list<list<uint16>>; pyfory refuses the pair",
+    ),
 ];
 
 /// The listed divergence of `name`, if any.

@@ -55,6 +55,22 @@ pub enum DefaultValue {
     Path(syn::ExprPath),
 }
 
+/// The value of `form = "..."`: only `"fory"` (the official Rust crate's forms) exists.
+fn form_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
+    let lit = str_value(meta)?;
+    if lit.value() == "fory" {
+        Ok(())
+    } else {
+        Err(syn::Error::new(
+            lit.span(),
+            format!(
+                "unknown form `{}`: expected \"fory\" (the official Rust crate's forms; pyfory's are the default)",
+                lit.value()
+            ),
+        ))
+    }
+}
+
 /// `#[fury(...)]` on the struct or enum.
 pub struct ContainerAttrs {
     pub id: Attr<u32>,
@@ -71,6 +87,8 @@ pub struct ContainerAttrs {
     /// that a peer's TypeDef lacks (without it, a struct or enum field the peer lacks is an
     /// error rather than an invented value).
     pub default: Attr<DefaultValue>,
+    /// `#[fury(form = "fory")]`: every field with an official-crate form takes it.
+    pub form: Attr<()>,
 }
 
 /// `#[fury(...)]` on a field.
@@ -84,6 +102,8 @@ pub struct FieldAttrs {
     pub untracked_elements: Attr<()>,
     pub encoding: Attr<Encoding>,
     pub with: Attr<syn::Path>,
+    /// `#[fury(form = "fory")]`: the official crate's form (`fury::ForyForm`).
+    pub form: Attr<()>,
     pub default: Attr<DefaultValue>,
     /// `#[fury(alias = "..")]`, any number: other names a peer's field may have (compatible
     /// mode).
@@ -146,6 +166,7 @@ impl ContainerAttrs {
             ext: Attr::none("ext"),
             rename_all: Attr::none("rename_all"),
             default: Attr::none("default"),
+            form: Attr::none("form"),
         };
         each(cx, attrs, |meta| {
             let sp = span(meta);
@@ -186,6 +207,11 @@ impl ContainerAttrs {
                         })?;
                     out.rename_all.set(cx, sp, rule);
                 }
+                // #[fury(form = "fory")]
+                "form" => {
+                    form_value(meta)?;
+                    out.form.set(cx, sp, ());
+                }
                 // serde's enum representations have no xlang form.
                 "tag" | "content" | "untagged" => {
                     return Err(meta.error(format!(
@@ -198,7 +224,7 @@ impl ContainerAttrs {
                 _ => return Err(meta.error(
                     "unknown fury attribute on a type: expected `id = N`, `namespace = \"..\"`, \
                          `name = \"..\"`, `transparent`, `ext`, `bound = \"..\"`, \
-                         `rename_all = \"..\"` or `default`",
+                         `rename_all = \"..\"`, `default` or `form = \"fory\"`",
                 )),
             }
             Ok(())
@@ -218,6 +244,7 @@ impl FieldAttrs {
             untracked_elements: Attr::none("untracked_elements"),
             encoding: Attr::none("encoding"),
             with: Attr::none("with"),
+            form: Attr::none("form"),
             default: Attr::none("default"),
             aliases: Vec::new(),
         };
@@ -259,6 +286,11 @@ impl FieldAttrs {
                         }
                     };
                     out.encoding.set(cx, sp, enc);
+                }
+                // #[fury(form = "fory")]
+                "form" => {
+                    form_value(meta)?;
+                    out.form.set(cx, sp, ());
                 }
                 // #[fury(with = "module")]
                 "with" => {

@@ -91,6 +91,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                         ),
                         (fa.encoding.is_set(), "encoding", fa.encoding.span()),
                         (fa.with.is_set(), "with", fa.with.span()),
+                        (fa.form.is_set(), "form", fa.form.span()),
                         (fa.default.is_set(), "default", fa.default.span()),
                     ] {
                         if let (true, Some(sp)) = (set, sp) {
@@ -122,6 +123,19 @@ pub fn check(cx: &Ctxt, cont: &Container) {
                     };
                     if let Some(hint) = hint {
                         cx.error_spanned_by(f.ty, hint);
+                    }
+                }
+                if let Some(sp) = fa.form.span() {
+                    let inner = option_inner(f.ty).unwrap_or(f.ty);
+                    if fa.with.is_set() {
+                        cx.error_at(sp, "`with` decides the field's wire type: it cannot be combined with `form`");
+                    } else if !crate::fields::has_official_form(inner) {
+                        cx.error_at(
+                            sp,
+                            "`form = \"fory\"` applies where the official crate's form differs from \
+                             pyfory's: `Vec` of a primitive, `Vec<Vec<_>>` of one, a tuple of one to six \
+                             elements, `[u8; N]`, or an `Option` of one of them",
+                        );
                     }
                 }
                 if let (Some(sp), true) = (fa.with.span(), fa.encoding.is_set()) {

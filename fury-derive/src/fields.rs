@@ -30,6 +30,8 @@ pub enum Codec {
     Fixed,
     /// `fury::Tagged<T>`.
     Tagged,
+    /// `fury::ForyForm<T>`: `#[fury(form = "fory")]`.
+    Fory,
 }
 
 /// One serialized field.
@@ -72,6 +74,42 @@ pub struct Plan<'a> {
     pub binding: Option<syn::Ident>,
     /// `#[fury(alias = "..")]`: other names the field may have in a peer's TypeDef.
     pub aliases: Vec<String>,
+    /// `#[fury(form = "fory")]` (on the field, or on the container for a field of a type
+    /// that has an official-crate form).
+    pub fory_form: bool,
+}
+
+/// Whether `ty` (after `Option`) is written differently by the official crate `fory` 1.7.7
+/// than by pyfory, so `#[fury(form = "fory")]` applies: a `Vec` of a primitive, a `Vec` of
+/// those, a tuple of one to six elements, or `[u8; N]` (the types `fury::ForyForm` takes).
+pub fn has_official_form(ty: &Type) -> bool {
+    const PRIMITIVES: &[&str] = &[
+        "bool", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64",
+    ];
+    let vec_of = |t: &Type| -> Option<Type> {
+        let Type::Path(p) = t else { return None };
+        let last = p.path.segments.last()?;
+        if last.ident != "Vec" {
+            return None;
+        }
+        let PathArguments::AngleBracketed(args) = &last.arguments else {
+            return None;
+        };
+        match args.args.first()? {
+            GenericArgument::Type(e) => Some(e.clone()),
+            _ => None,
+        }
+    };
+    let primitive = |t: &Type| plain_ident(t).is_some_and(|n| PRIMITIVES.contains(&n.as_str()));
+    match ty {
+        Type::Tuple(t) => (1..=6).contains(&t.elems.len()),
+        Type::Array(a) => plain_ident(&a.elem).as_deref() == Some("u8"),
+        Type::Paren(p) => has_official_form(&p.elem),
+        _ => match vec_of(ty) {
+            Some(e) => primitive(&e) || vec_of(&e).is_some_and(|x| primitive(&x)),
+            None => false,
+        },
+    }
 }
 
 /// `Option<T>` -> `Some(T)`.
@@ -144,6 +182,7 @@ impl<'a> Plan<'a> {
         index: usize,
         lifetimes: &[&syn::Lifetime],
         rename_all: Option<crate::case::RenameRule>,
+        container_form: bool,
     ) -> Self {
         let a = &f.attrs;
         let wire_name = match (a.rename.get(), &f.member, rename_all) {
@@ -182,6 +221,8 @@ impl<'a> Plan<'a> {
             },
         };
         let borrow = borrowing_cow(&inner, lifetimes).filter(|_| with.is_none());
+        let fory_form =
+            (a.form.is_set() || container_form) && with.is_none() && has_official_form(&inner);
         Plan {
             borrow,
             snake: snake_case(&wire_name),
@@ -195,7 +236,6 @@ impl<'a> Plan<'a> {
             int_base,
             member: f.member.clone(),
             ty: f.ty,
-            inner,
             scalar,
             is_string,
             with,
@@ -204,6 +244,8 @@ impl<'a> Plan<'a> {
             index,
             binding: None,
             aliases: a.aliases.iter().map(|(n, _)| n.clone()).collect(),
+            fory_form,
+            inner,
         }
     }
 
@@ -221,6 +263,9 @@ impl<'a> Plan<'a> {
 
     /// The wrapper used when `compress_int` is as given.
     pub fn codec(&self, compress_int: bool) -> Codec {
+        if self.fory_form {
+            return Codec::Fory;
+        }
         match (self.encoding, self.int_base.is_some()) {
             (Some(Encoding::Fixed), _) => Codec::Fixed,
             (Some(Encoding::Tagged), _) => Codec::Tagged,

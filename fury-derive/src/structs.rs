@@ -28,7 +28,15 @@ pub fn derive(cx: &Ctxt, cont: &Container, style: Style, fields: &[Field]) -> To
         .iter()
         .filter(|f| !f.attrs.skip.is_set())
         .enumerate()
-        .map(|(i, f)| Plan::new(f, i, &lifetimes, cont.attrs.rename_all.get().copied()))
+        .map(|(i, f)| {
+            Plan::new(
+                f,
+                i,
+                &lifetimes,
+                cont.attrs.rename_all.get().copied(),
+                cont.attrs.form.is_set(),
+            )
+        })
         .collect();
     rank(&mut plans);
     let mut seen = std::collections::HashMap::new();
@@ -746,6 +754,7 @@ fn codec_type(f: &Plan, compress_int: bool) -> TokenStream {
         Codec::Plain => quote! { #inner },
         Codec::Fixed => quote! { ::fury::Fixed<#inner> },
         Codec::Tagged => quote! { ::fury::Tagged<#inner> },
+        Codec::Fory => quote! { ::fury::ForyForm<#inner> },
     };
     if f.is_option {
         quote! { ::std::option::Option<#wrapped> }
@@ -783,6 +792,8 @@ fn write_value(f: &Plan, compress_int: bool) -> TokenStream {
         (Codec::Tagged, false) => quote! { &::fury::Tagged(#v) },
         (Codec::Fixed, true) => quote! { &#v.map(::fury::Fixed) },
         (Codec::Tagged, true) => quote! { &#v.map(::fury::Tagged) },
+        (Codec::Fory, false) => quote! { &::fury::__private::ForyFormRef(&#v) },
+        (Codec::Fory, true) => quote! { &#v.as_ref().map(::fury::__private::ForyFormRef) },
     }
 }
 

@@ -159,7 +159,7 @@ fn case_write(cont: &Container, v: &Variant, id: u32, case_ty: &TokenStream) -> 
         .filter(|f| !f.attrs.skip.is_set())
         .enumerate()
         .map(|(i, f)| {
-            let mut p = Plan::new(f, i, &lifetimes, None);
+            let mut p = Plan::new(f, i, &lifetimes, None, false);
             p.binding = Some(binding(i));
             p
         })

@@ -92,8 +92,8 @@ pub use crate::error::{Error, ErrorKind, Result};
 pub use crate::float16::{BF16, F16};
 pub use crate::fury::{Fury, FuryBuilder};
 pub use crate::serializer::{
-    AnyObject, Deserialize, DeserializeOwned, Ext, Fixed, FuryObject, List, Map, Serialize, Set,
-    Tagged, UInt8Array, UnknownCase, WireType,
+    AnyObject, Deserialize, DeserializeOwned, Ext, Fixed, ForyForm, FuryObject, List, Map,
+    Serialize, Set, Tagged, UInt8Array, UnknownCase, WireType,
 };
 pub use crate::temporal::{Date, Duration, Timestamp};
 pub use crate::value::{EnumValue, StructRef, StructValue, UnionRef, UnionValue, Value, ValueRef};
@@ -122,6 +122,7 @@ pub mod __private {
         missing_field, read_evolved, read_evolved_or_null, skip_field,
     };
     pub use crate::serializer::ext::{read_ext, write_ext};
+    pub use crate::serializer::fory_form::ForyFormRef;
     pub use crate::serializer::layout::{
         field_order, same_order, unordered_field, FieldKey, StructLayout,
     };

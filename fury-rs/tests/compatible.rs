@@ -459,19 +459,54 @@ struct NestedPath {
     n: i32,
 }
 
+/// One level below the field, a LIST of a primitive and its dense array read as one another
+/// (spec 08 8.7, a MAY row: pyfory refuses the pair; the official crate declares
+/// `Vec<Vec<u16>>` as LIST<LIST<UINT16>>).
 #[test]
-fn a_changed_element_type_below_the_field_is_refused_by_the_typedef() {
+fn a_list_of_lists_reads_into_a_list_of_dense_arrays() {
     let mut fury = Fury::default();
     fury.register::<NestedPath>().unwrap();
     // pyfory 1.7.7, vector compat/evolution/incompatible/nested_element_type/v1_to_v2:
     // {path: [[6, 7, 8], []], n: 1} with path: List[List[pyfory.UInt16]]
     let bytes = unhex("01 ff 1c 00 0d 90 ed 12 cb a1 9f 0e c2 e8 01 40 05 34 48 16 58 28 3c 13 38 02 02 0c 03 0c 06 00 07 00 08 00 00");
-    let err = fury
-        .deserialize::<NestedPath>(&bytes)
-        .unwrap_err()
-        .to_string();
+    let got = fury.deserialize::<NestedPath>(&bytes).unwrap();
+    assert_eq!(
+        got,
+        NestedPath {
+            path: vec![vec![6, 7, 8], vec![]],
+            n: 1
+        }
+    );
+    // an inner list one element short of its count is an error, not a panic
+    let cut = &bytes[..bytes.len() - 3];
+    assert!(fury.deserialize::<NestedPath>(cut).is_err());
+}
+
+/// Two levels down nothing converts: LIST<LIST<LIST<UINT16>>> is not LIST<LIST<UINT16_ARRAY>>.
+#[test]
+fn a_changed_element_type_two_levels_down_is_refused_by_the_typedef() {
+    #[derive(FuryObject, Debug, PartialEq, Default)]
+    #[fury(id = 234)]
+    struct Deep {
+        path: Vec<Vec<fury::List<u16>>>,
+    }
+    #[derive(FuryObject, Debug, PartialEq, Default)]
+    #[fury(id = 234)]
+    struct DeepArrays {
+        path: Vec<Vec<Vec<u16>>>,
+    }
+    let mut w = Fury::builder().compatible(true).build();
+    w.register::<Deep>().unwrap();
+    let mut r = Fury::builder().compatible(true).build();
+    r.register::<DeepArrays>().unwrap();
+    let bytes = w
+        .serialize(&Deep {
+            path: vec![vec![fury::List(vec![1, 2])]],
+        })
+        .unwrap();
+    let err = r.deserialize::<DeepArrays>(&bytes).unwrap_err().to_string();
     assert!(
-        err.contains("LIST<UINT16_ARRAY>") && err.contains("LIST<LIST<UINT16>>"),
+        err.contains("LIST<LIST<UINT16_ARRAY>>") && err.contains("LIST<LIST<LIST<UINT16>>>"),
         "{err}"
     );
 }

@@ -81,22 +81,67 @@ fn same_payload(remote: u8, local: u8) -> bool {
     remote == local || (varint(remote) && varint(local)) || (var_uint(remote) && var_uint(local))
 }
 
-/// A LIST of a primitive on one side and a dense array on the other (the official crate
-/// declares `Vec<i32>` fields as LIST, pyfory and fury-rs as INT32_ARRAY), as a field's own
-/// type: a LIST whose elements read as the array's element type, or the dense array of the
-/// local LIST's element type.
-fn list_and_array(remote: &FieldType, local: &FieldType) -> bool {
-    let list_elem = |t: &FieldType| match t.children.as_slice() {
+/// The element type of a dense array, or of BINARY (`Vec<u8>`, which the official crate
+/// declares as LIST<UINT8>).
+fn array_element(id: u8) -> Option<TypeId> {
+    if id == TypeId::Binary as u8 {
+        return Some(TypeId::UInt8);
+    }
+    dense_element(id)
+}
+
+/// The declared element type of a LIST with one.
+fn list_element(t: &FieldType) -> Option<u8> {
+    match t.children.as_slice() {
         [e] if t.type_id == TypeId::List as u8 => Some(e.type_id),
         _ => None,
-    };
-    if let (Some(r), Some(l)) = (list_elem(remote), dense_element(local.type_id)) {
+    }
+}
+
+/// A LIST of a primitive on one side and a dense array (or BINARY) on the other: the
+/// official crate declares `Vec<i32>` as LIST<VARINT32> and `Vec<u8>` as LIST<UINT8>,
+/// pyfory and fury-rs as INT32_ARRAY and BINARY. A LIST whose elements read as the array's
+/// element type, or the dense array of the local LIST's element type.
+fn list_and_array(remote: &FieldType, local: &FieldType) -> bool {
+    if let (Some(r), Some(l)) = (list_element(remote), array_element(local.type_id)) {
         return same_payload(r, l as u8);
     }
-    if let (Some(r), Some(l)) = (dense_element(remote.type_id), list_elem(local)) {
+    if let (Some(r), Some(l)) = (array_element(remote.type_id), list_element(local)) {
         return r as u8 == l;
     }
     false
+}
+
+/// For a field the peer declared as a LIST of lists or arrays of a primitive whose local
+/// element type is the other form (`list_and_array` one level down: the official crate's
+/// `Vec<Vec<u16>>` is LIST<LIST<UINT16>>, fury-rs's LIST<UINT16_ARRAY>): the peer's element
+/// type, which the elements written without type info are read as
+/// ([`crate::Deserialize`]'s `read_list_declared`). `None` for every other field.
+pub(crate) fn declared_element(remote: &FieldType) -> Option<TypeId> {
+    let [e] = remote.children.as_slice() else {
+        return None;
+    };
+    if remote.type_id != TypeId::List as u8 {
+        return None;
+    }
+    let form = array_element(e.type_id).is_some()
+        || list_element(e)
+            .is_some_and(|x| matches!(family(x), Some(Family::Bool | Family::Int | Family::Float)));
+    if form {
+        TypeId::from_u8(e.type_id)
+    } else {
+        None
+    }
+}
+
+/// A LIST on both sides whose element types are `list_and_array` forms of one another.
+fn list_of_list_and_array(remote: &FieldType, local: &FieldType) -> bool {
+    match (remote.children.as_slice(), local.children.as_slice()) {
+        ([r], [l]) if remote.type_id == TypeId::List as u8 && local.type_id == remote.type_id => {
+            list_and_array(r, l) && declared_element(remote).is_some()
+        }
+        _ => false,
+    }
 }
 
 /// Whether a value declared `remote` can be read into a field declared `local`. The
@@ -114,7 +159,7 @@ fn readable(remote: &FieldType, local: &FieldType) -> bool {
     if fr == fl && matches!(fr, Some(Family::Struct | Family::Enum)) {
         return true; // the nested TypeDef / variant id decides
     }
-    if list_and_array(remote, local) {
+    if list_and_array(remote, local) || list_of_list_and_array(remote, local) {
         return true;
     }
     r == l && same_children(remote, local)
@@ -277,13 +322,34 @@ mod tests {
             &list(leaf(T::VarInt32)),
             &list(leaf(T::VarInt64))
         ));
-        assert!(!readable(
+        // one level down, a LIST of a primitive and its dense array (or BINARY) are one
+        // another's form: the official crate's nested vectors
+        assert!(readable(
             &list(list(leaf(T::UInt16))),
             &list(leaf(T::UInt16Array))
         ));
-        assert!(!readable(
+        assert!(readable(
             &list(leaf(T::UInt16Array)),
             &list(list(leaf(T::UInt16)))
+        ));
+        assert!(readable(
+            &list(list(leaf(T::UInt8))),
+            &list(leaf(T::Binary))
+        ));
+        assert!(readable(&list(leaf(T::UInt8)), &leaf(T::Binary)));
+        assert!(readable(&leaf(T::Binary), &list(leaf(T::UInt8))));
+        // but not with another element layout, nor two levels down
+        assert!(!readable(
+            &list(list(leaf(T::UInt16))),
+            &list(leaf(T::UInt32Array))
+        ));
+        assert!(!readable(
+            &list(list(leaf(T::Int8))),
+            &list(leaf(T::Binary))
+        ));
+        assert!(!readable(
+            &list(list(list(leaf(T::UInt16)))),
+            &list(list(leaf(T::UInt16Array)))
         ));
         // dynamic elements and nullability differences are read
         assert!(readable(&list(leaf(T::Unknown)), &list(leaf(T::Float32))));

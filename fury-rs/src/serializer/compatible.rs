@@ -111,6 +111,9 @@ fn read_evolved_body<'de, F: Deserialize<'de>>(
         let wire = read_type_info::<F>(ctx)?;
         return F::read_typed(ctx, wire);
     }
+    if let Some(element) = crate::registry::plan::declared_element(remote) {
+        return F::read_list_declared(ctx, element);
+    }
     let id = TypeId::from_u8(id).ok_or_else(|| ctx.error(ErrorKind::UnknownTypeId { id }))?;
     // No type info precedes this payload: a `dyn AnyObject` must not take the type that an
     // earlier one named (an enum field the peer declares is a bare variant id).

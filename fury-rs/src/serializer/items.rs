@@ -109,3 +109,51 @@ impl<'de, T: Deserialize<'de>> ItemReader<'de> for Typed<T> {
         T::read_run(ctx, id, n, out)
     }
 }
+
+/// Reads items as `T`, taking elements written without type info as the peer's declared
+/// element type rather than `T`'s own (see [`Deserialize::read_list_declared`]).
+pub struct Declared<T> {
+    element: TypeId,
+    ty: std::marker::PhantomData<T>,
+}
+
+impl<T> Declared<T> {
+    /// The reader for `T` of elements the peer declared as `element`.
+    pub const fn new(element: TypeId) -> Self {
+        Declared {
+            element,
+            ty: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> ItemReader<'de> for Declared<T> {
+    type Out = T;
+    fn dynamic_refs(&self) -> bool {
+        T::DYNAMIC_REFS
+    }
+
+    fn null(&self, ctx: &ReadContext<'de, '_>) -> Result<T> {
+        null_of::<T>(ctx)
+    }
+
+    fn type_info(&self, ctx: &mut ReadContext<'de, '_>) -> Result<TypeId> {
+        super::read_type_info::<T>(ctx)
+    }
+
+    fn read(&self, ctx: &mut ReadContext<'de, '_>, id: Option<TypeId>) -> Result<T> {
+        T::read_typed(ctx, id.unwrap_or(self.element))
+    }
+
+    fn resolve_ref(&self, ctx: &ReadContext<'de, '_>, id: u32, at: usize) -> Result<T> {
+        T::from_ref(ctx, id, at)
+    }
+
+    fn begin_ref(&self, ctx: &mut ReadContext<'de, '_>, slot: usize) {
+        T::begin_ref(ctx, slot)
+    }
+
+    fn keep_ref(&self, ctx: &mut ReadContext<'de, '_>, v: T, slot: usize) -> T {
+        v.keep_ref(ctx, slot)
+    }
+}

@@ -17,6 +17,7 @@ pub mod compatible;
 mod decimal;
 mod dynamic;
 pub(crate) mod ext;
+pub(crate) mod fory_form;
 mod items;
 pub(crate) mod layout;
 pub(crate) mod map;
@@ -41,6 +42,7 @@ pub use any::AnyObject;
 pub use array::UInt8Array;
 pub use collection::{read_elements, write_elements, List, Set};
 pub use ext::Ext;
+pub use fory_form::ForyForm;
 pub use items::{ItemReader, Typed};
 pub use map::{read_map, write_map, Map};
 pub use object::FuryObject;
@@ -437,6 +439,19 @@ pub trait Deserialize<'de>: WireType + Sized {
         }
     }
 
+    /// Reads a LIST payload whose elements the peer declared as `element` (a LIST, BINARY or
+    /// dense array of a primitive) where the local element type declares another of those
+    /// forms (the official crate's `Vec<Vec<u16>>` is LIST<LIST<UINT16>>, pyfory's and
+    /// fury-rs's LIST<UINT16_ARRAY>): elements written without type info are read as
+    /// `element`. The default reads the LIST as [`read_typed`](Self::read_typed) does; `Vec`
+    /// and `Option` pass the element type on.
+    #[doc(hidden)]
+    #[inline]
+    fn read_list_declared(ctx: &mut ReadContext<'de, '_>, element: TypeId) -> Result<Self> {
+        let _ = element;
+        Self::read_typed(ctx, TypeId::List)
+    }
+
     /// Reads a whole root value: its reference flag, its type info and its payload, as
     /// [`read_with_flag`] does (which is the default). Generated struct readers add a path
     /// for the usual NOT_NULL root that builds the value where the caller wants it.
@@ -796,6 +811,11 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Option<T> {
     }
 
     #[inline]
+    fn read_list_declared(ctx: &mut ReadContext<'de, '_>, element: TypeId) -> Result<Self> {
+        T::read_list_declared(ctx, element).map(Some)
+    }
+
+    #[inline]
     fn null() -> Option<Self> {
         Some(None)
     }
@@ -1024,5 +1044,9 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Vec<T> {
     #[inline]
     fn read_typed(ctx: &mut ReadContext<'de, '_>, id: TypeId) -> Result<Self> {
         T::read_vec(ctx, id)
+    }
+
+    fn read_list_declared(ctx: &mut ReadContext<'de, '_>, element: TypeId) -> Result<Self> {
+        collection::read_elements_with(ctx, &items::Declared::<T>::new(element))
     }
 }

@@ -67,6 +67,8 @@ use crate::types::{RefFlag, TypeId};
 ///   invented value; a unit-only enum takes its first variant, as in pyfory.
 /// - serde's `tag`, `content` and `untagged` are compile errors: an enum with data is always a
 ///   tagged union here.
+/// - `#[fury(form = "fory")]`: `form = "fory"` on every field whose type has an official-crate
+///   form (see the field attribute); the other fields are unaffected.
 ///
 /// On a field:
 /// - `#[fury(id = N)]`: a tag id, which replaces the name in field order, fingerprint and
@@ -87,6 +89,13 @@ use crate::types::{RefFlag, TypeId};
 /// - `#[fury(with = "module")]`: the field is written as `module::Wire`, converted by
 ///   `module::to_wire(&Field) -> Wire` and `module::from_wire(Wire) -> fury::Result<Field>`;
 ///   for types the user does not own.
+/// - `#[fury(form = "fory")]`: written in the form of the official Rust crate `fory` 1.7.7
+///   where it differs from pyfory's (the default), so that crate reads it in both modes: a
+///   `Vec` of a primitive as a LIST (`Vec<u8>` too, not BINARY), `Vec<Vec<P>>` as a LIST of
+///   LISTs, a tuple (one to six elements) as a LIST whose elements carry their type info,
+///   `[u8; N]` with the crate's fingerprint; an `Option` of one of these too (see
+///   [`crate::ForyForm`]). Reading accepts both forms in compatible mode. A compile error on
+///   a field of another type.
 /// - `#[fury(default)]` or `#[fury(default = "path")]`: the value (`Default::default()` or
 ///   `path()`) of a field that a peer's TypeDef lacks, or that the peer declares nullable and
 ///   sends as a null, in compatible mode. With [`strict`](crate::FuryBuilder::strict), the
