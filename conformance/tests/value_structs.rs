@@ -31,7 +31,10 @@ fn fury_for(v: &Vector) -> Fury {
 
 /// Vectors whose bytes a `Value` writes back otherwise than pyfory, with the reason.
 const NOT_CANONICAL: &[(&str, &str)] = &[
-    ("compat/struct_collections/all_null_elements", NO_STRUCT_ELEMENT),
+    (
+        "compat/struct_collections/all_null_elements",
+        NO_STRUCT_ELEMENT,
+    ),
     ("refs/compatible/tree/child_root", NO_STRUCT_ELEMENT),
     ("refs/compatible/fields/shelf", NO_STRUCT_ELEMENT),
 ];
