@@ -33,18 +33,6 @@ REF = {"xlang": True, "ref": True, "compatible": True}
 TYPE_NAMES = ("Point", "Color", "Shade")
 
 
-def varuint(n):
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        if n:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
-
-
 def h(*parts):
     """Hex of the concatenation of parts: ints are bytes, str is hex text, bytes as is."""
     out = bytearray()
@@ -134,7 +122,7 @@ def cases():
         ("int32_array/partial_element", "03 §3.3", COMPAT, "int32_array", "01ff2e03010203",
          "an INT32_ARRAY of 3 bytes: not a whole number of elements"),
         # -- collections (spec 04)
-        ("list/count_beyond_input", "04 §4.1", COMPAT, "list<string>", "01ff16" + varuint(1 << 30).hex() + "0815",
+        ("list/count_beyond_input", "04 §4.1", COMPAT, "list<string>", "01ff16" + VL.var_uint32_bytes(1 << 30).hex() + "0815",
          "a list of 2^30 strings in a stream of a few bytes"),
         ("list/reserved_header_bit", "04 §4.2", COMPAT, "list<string>", "01ff16011815" + "0461",
          "elements header 18: reserved bit 4 is set"),

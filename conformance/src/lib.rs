@@ -22,6 +22,7 @@ pub mod reject;
 pub mod runner;
 pub mod structs;
 mod typed;
+pub mod union_types;
 
 use fury::{Fury, Value};
 use serde_json::Value as Json;

@@ -2,7 +2,8 @@
 //! schema, with the Rust type a program that declares that schema uses, and must fail.
 
 use crate::mirrors::structs_mirror;
-use fury::{DeserializeOwned, Fury, FuryObject};
+use crate::union_types::{Animal, Cat, Dog};
+use fury::{DeserializeOwned, Fury};
 use serde_json::Value as Json;
 use std::collections::HashMap;
 
@@ -16,38 +17,6 @@ pub enum Outcome {
     /// The vector names no Rust type here (rows: `fury-testee` reads them with its row
     /// mirrors).
     NoType(String),
-}
-
-// The union of the union group (`vectors/union/union.json`): Animal, id 300.
-#[derive(FuryObject, Debug)]
-#[fury(id = 301)]
-struct Dog {
-    #[fury(id = 1)]
-    name: String,
-    #[fury(id = 2)]
-    age: i32,
-}
-
-#[derive(FuryObject, Debug)]
-#[fury(id = 302)]
-struct Cat {
-    #[fury(id = 1)]
-    name: String,
-    #[fury(id = 2)]
-    lives: i32,
-}
-
-#[derive(FuryObject, Debug)]
-#[fury(id = 300)]
-enum Animal {
-    #[fury(id = 1)]
-    Dog(Dog),
-    #[fury(id = 2)]
-    Cat(Cat),
-    #[fury(id = 3)]
-    Label(String),
-    #[fury(id = 4)]
-    Nothing(Option<String>),
 }
 
 /// Reads a vector (or a testee request: both have `settings`, `schema`, `hex` and, out of

@@ -7,33 +7,7 @@
 use fury::{Fury, FuryObject};
 use serde_json::{json, Value as Json};
 
-#[derive(FuryObject, Debug, Clone, PartialEq)]
-#[fury(id = 301)]
-struct Dog {
-    #[fury(id = 1)]
-    name: String,
-    #[fury(id = 2)]
-    age: i32,
-}
-
-#[derive(FuryObject, Debug, Clone, PartialEq)]
-#[fury(id = 302)]
-struct Cat {
-    #[fury(id = 1)]
-    name: String,
-    #[fury(id = 2)]
-    lives: i32,
-}
-
-/// Cases 1 to 4 by position; case 4 is empty.
-#[derive(FuryObject, Debug, Clone, PartialEq)]
-#[fury(id = 300)]
-enum Animal {
-    Dog(Dog),
-    Cat(Cat),
-    Label(String),
-    Nothing,
-}
+use fury_conformance::union_types::{Animal, Cat, Dog};
 
 #[derive(FuryObject, Debug, Clone, PartialEq)]
 #[fury(namespace = "demo", name = "Animal")]

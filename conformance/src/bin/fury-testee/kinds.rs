@@ -88,23 +88,7 @@ fn opt_from<T: Mirror>(node: &Json) -> R<Option<T>> {
 
 // ---- unions (vectors/union) ----
 
-#[derive(FuryObject, Debug, Clone, PartialEq)]
-#[fury(id = 301)]
-pub struct Dog {
-    #[fury(id = 1)]
-    name: String,
-    #[fury(id = 2)]
-    age: i32,
-}
-
-#[derive(FuryObject, Debug, Clone, PartialEq)]
-#[fury(id = 302)]
-pub struct Cat {
-    #[fury(id = 1)]
-    name: String,
-    #[fury(id = 2)]
-    lives: i32,
-}
+pub use fury_conformance::union_types::{Animal, Cat, Dog};
 
 impl Mirror for Dog {
     fn to_node(&self) -> Json {
@@ -134,16 +118,6 @@ impl Mirror for Cat {
             lives: int_of(field(node, "lives")?)?,
         })
     }
-}
-
-/// Cases 1 to 4 by position; case 4 is empty.
-#[derive(FuryObject, Debug, Clone, PartialEq)]
-#[fury(id = 300)]
-pub enum Animal {
-    Dog(Dog),
-    Cat(Cat),
-    Label(String),
-    Nothing,
 }
 
 /// `Animal` registered by name (`union/same_schema/named_root`).
