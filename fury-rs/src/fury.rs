@@ -215,7 +215,7 @@ impl FuryBuilder {
 #[derive(Debug, Clone)]
 pub struct Fury {
     config: Config,
-    registry: Registry,
+    pub(crate) registry: Registry,
     typedef_cache: Arc<TypeDefCache>,
 }
 

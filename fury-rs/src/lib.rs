@@ -79,6 +79,8 @@ mod fury;
 pub mod meta;
 pub mod registry;
 pub mod row;
+#[cfg(feature = "serde")]
+pub mod serde;
 mod serializer;
 mod temporal;
 mod types;

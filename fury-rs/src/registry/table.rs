@@ -210,7 +210,7 @@ pub struct TypeEntry {
     /// Its wire identity.
     pub registration: Registration,
     /// The Rust type's name, for error messages.
-    pub rust_name: &'static str,
+    pub rust_name: std::borrow::Cow<'static, str>,
     /// Wire bytes of the namespace and type name meta strings (first occurrence form),
     /// prepared at registration for named types.
     pub(crate) names: Option<EncodedTypeName>,
@@ -220,6 +220,8 @@ pub struct TypeEntry {
     pub(crate) id_info: Option<(u64, u8)>,
     /// Builds the TypeDef fields (in wire order) for `compress_int`.
     pub(crate) typedef_fields: fn(&Registry, bool) -> Vec<FieldInfo>,
+    /// The TypeDef fields of a traced type (no Rust type behind it), per `compress_int`.
+    pub(crate) traced_fields: Option<Arc<[Vec<FieldInfo>; 2]>>,
     /// The local TypeDef per `compress_int`, built on first use.
     pub(crate) typedefs: [OnceLock<Arc<LocalTypeDef>>; 2],
     /// The same-schema hash per `compress_int`, for generic types (whose instantiations
@@ -319,7 +321,10 @@ impl TypeEntry {
         };
         let (bytes, fields) = match (self.kind, &registration) {
             (UserKind::Struct, _) => {
-                let fields = (self.typedef_fields)(registry, compress_int);
+                let fields = match &self.traced_fields {
+                    Some(f) => f[compress_int as usize].clone(),
+                    None => (self.typedef_fields)(registry, compress_int),
+                };
                 (
                     TypeDef::encode_struct(&registration, true, &fields)?,
                     fields,
@@ -424,8 +429,12 @@ pub struct Registry {
     has_named: bool,
     entries: Vec<TypeEntry>,
     by_type: ByType,
-    by_id: HashMap<(UserKind, u32), std::any::TypeId>,
-    by_name: HashMap<(String, String), std::any::TypeId>,
+    /// The entry (its position) that values known only by their wire identity are read as.
+    by_id: HashMap<(UserKind, u32), usize>,
+    by_name: HashMap<(String, String), usize>,
+    /// The serde types registered, by their traced layouts.
+    #[cfg(feature = "serde")]
+    serde: crate::serde::shape::Table,
 }
 
 impl std::fmt::Debug for TypeIdHasher {
@@ -481,8 +490,8 @@ impl Registry {
         // and its borrowed form, which write the same fields).
         let mut mirror = false;
         if let Some(&other) = taken {
-            if other != key {
-                let other = self.by_type.get(&other).and_then(|&i| self.entries.get(i));
+            let other = self.entries.get(other);
+            if other.is_none_or(|o| o.key != key) {
                 match other {
                     Some(o) if o.kind == kind && self.same_fields(o, T::typedef_fields) => {
                         mirror = true;
@@ -492,7 +501,7 @@ impl Registry {
                             what: format!(
                                 "cannot register {rust_name} as {}: {} is registered as it{}",
                                 describe(&registration),
-                                o.map_or("another type", |o| o.rust_name),
+                                o.map_or("another type", |o| &o.rust_name),
                                 if o.is_some_and(|o| o.kind == kind) {
                                     " (with other fields)"
                                 } else {
@@ -515,10 +524,47 @@ impl Registry {
         // A mirror keeps the identity's lookup (for values known only by their wire
         // identity) on the type registered first, unless only the mirror can be read boxed.
         let lookup = !mirror || (T::any_reader().is_some() && !self.any_readable(taken));
+        let at = self.push_entry(
+            key,
+            kind,
+            registration,
+            rust_name.into(),
+            lookup,
+            T::typedef_fields,
+        )?;
+        self.by_type.insert(key, at);
+        if let Some(e) = self.entries.get_mut(at) {
+            e.any_reader = T::any_reader();
+            e.aliases = T::field_aliases();
+        }
+        let own = self.entries.last().map(|e| e.registration.clone());
+        match own {
+            Some(own) => T::register_parts(self, &own),
+            None => Ok(()),
+        }
+    }
+
+    /// Appends an entry with its wire identity prepared, and makes it the one its identity is
+    /// looked up as when `lookup`; returns its position.
+    fn push_entry(
+        &mut self,
+        key: std::any::TypeId,
+        kind: UserKind,
+        registration: Registration,
+        rust_name: std::borrow::Cow<'static, str>,
+        lookup: bool,
+        typedef_fields: fn(&Registry, bool) -> Vec<FieldInfo>,
+    ) -> Result<usize> {
+        let at = self.entries.len();
+        let index = u32::try_from(at).map_err(|_| {
+            Error::new(ErrorKind::Invalid {
+                what: "too many registered types".to_string(),
+            })
+        })?;
         let names = match &registration {
             Registration::Id(id) => {
                 if lookup {
-                    self.by_id.insert((kind, *id), key);
+                    self.by_id.insert((kind, *id), at);
                 }
                 None
             }
@@ -529,16 +575,11 @@ impl Registry {
                 self.has_named = true;
                 if lookup {
                     self.by_name
-                        .insert((namespace.clone(), type_name.clone()), key);
+                        .insert((namespace.clone(), type_name.clone()), at);
                 }
                 Some(EncodedTypeName::new(namespace, type_name)?)
             }
         };
-        let index = u32::try_from(self.entries.len()).map_err(|_| {
-            Error::new(ErrorKind::Invalid {
-                what: "too many registered types".to_string(),
-            })
-        })?;
         let id_info = match registration {
             Registration::Id(id) => {
                 let kind_byte = kind.id_kind() as u8;
@@ -551,7 +592,6 @@ impl Registry {
             }
             Registration::Name { .. } => None,
         };
-        self.by_type.insert(key, self.entries.len());
         self.entries.push(TypeEntry {
             key,
             index,
@@ -560,17 +600,67 @@ impl Registry {
             rust_name,
             names,
             id_info,
-            typedef_fields: T::typedef_fields,
+            typedef_fields,
+            traced_fields: None,
             typedefs: [OnceLock::new(), OnceLock::new()],
             schema_hashes: [OnceLock::new(), OnceLock::new()],
-            any_reader: T::any_reader(),
-            aliases: T::field_aliases(),
+            any_reader: None,
+            aliases: &[],
         });
-        let own = self.entries.last().map(|e| e.registration.clone());
-        match own {
-            Some(own) => T::register_parts(self, &own),
-            None => Ok(()),
+        Ok(at)
+    }
+
+    /// Registers a type known by its traced layout rather than by a Rust type (the serde
+    /// types of [`crate::serde`]): `fields` are its TypeDef fields in wire order, per
+    /// `compress_int` (index 1 for on). Returns its position; the same identity registered
+    /// again as a traced type of the same kind is that entry.
+    #[cfg(feature = "serde")]
+    pub(crate) fn add_traced(
+        &mut self,
+        kind: UserKind,
+        registration: Registration,
+        rust_name: String,
+        fields: [Vec<FieldInfo>; 2],
+    ) -> Result<usize> {
+        struct Traced;
+        let key = std::any::TypeId::of::<Traced>();
+        if self.compatible
+            && matches!(kind, UserKind::Union | UserKind::Ext)
+            && matches!(registration, Registration::Name { .. })
+        {
+            return Err(Error::new(ErrorKind::Unsupported {
+                what: format!(
+                    "cannot register {rust_name} by name in compatible mode: a union registered \
+                     by name has no compatible-mode form that the peers share; register it by id"
+                ),
+            }));
         }
+        let taken = match &registration {
+            Registration::Id(id) => self.by_id.get(&(kind, *id)),
+            Registration::Name {
+                namespace,
+                type_name,
+            } => self.by_name.get(&(namespace.clone(), type_name.clone())),
+        };
+        if let Some(&at) = taken {
+            return match self.entries.get(at) {
+                Some(e) if e.key == key && e.kind == kind => Ok(at),
+                o => Err(Error::new(ErrorKind::Invalid {
+                    what: format!(
+                        "cannot register {rust_name} as {}: {} is registered as it",
+                        describe(&registration),
+                        o.map_or("another type", |o| &o.rust_name),
+                    ),
+                })),
+            };
+        }
+        let at = self.push_entry(key, kind, registration, rust_name.into(), true, |_, _| {
+            Vec::new()
+        })?;
+        if let Some(e) = self.entries.get_mut(at) {
+            e.traced_fields = Some(Arc::new(fields));
+        }
+        Ok(at)
     }
 
     /// Whether `a` and a type with TypeDef fields `b` write the same fields in both integer
@@ -582,9 +672,8 @@ impl Registry {
     }
 
     /// Whether the type registered under a lookup key can be read boxed.
-    fn any_readable(&self, key: Option<&std::any::TypeId>) -> bool {
-        key.and_then(|k| self.by_type.get(k))
-            .and_then(|&i| self.entries.get(i))
+    fn any_readable(&self, at: Option<&usize>) -> bool {
+        at.and_then(|&i| self.entries.get(i))
             .is_some_and(|e| e.any_reader.is_some())
     }
 
@@ -596,6 +685,32 @@ impl Registry {
         variant: &str,
     ) -> Result<()> {
         self.add::<C>(UserKind::Struct, case_struct_registration(own, variant))
+    }
+
+    /// Whether the owning instance writes compatible mode.
+    #[inline]
+    pub(crate) fn is_compatible(&self) -> bool {
+        self.compatible
+    }
+
+    /// The serde types registered.
+    #[cfg(feature = "serde")]
+    #[inline]
+    pub(crate) fn serde_table(&self) -> &crate::serde::shape::Table {
+        &self.serde
+    }
+
+    #[cfg(feature = "serde")]
+    pub(crate) fn serde_table_mut(&mut self) -> &mut crate::serde::shape::Table {
+        &mut self.serde
+    }
+
+    /// Sets the TypeDef fields of the traced entry at `index` (see [`Self::add_traced`]).
+    #[cfg(feature = "serde")]
+    pub(crate) fn set_traced_fields(&mut self, index: u32, fields: [Vec<FieldInfo>; 2]) {
+        if let Some(e) = self.entries.get_mut(index as usize) {
+            e.traced_fields = Some(Arc::new(fields));
+        }
     }
 
     /// Makes the registry refuse what compatible mode cannot write (set by the builder).
@@ -642,14 +757,14 @@ impl Registry {
         kind: UserKind,
         registration: &TypeDefRegistration,
     ) -> Option<&TypeEntry> {
-        let key = match registration {
+        let at = match registration {
             TypeDefRegistration::Id(id) => self.by_id.get(&(kind, *id))?,
             TypeDefRegistration::Name {
                 namespace,
                 type_name,
             } => self.by_name.get(&(namespace.clone(), type_name.clone()))?,
         };
-        let e = self.entries.get(*self.by_type.get(key)?)?;
+        let e = self.entries.get(*at)?;
         (e.kind == kind).then_some(e)
     }
 

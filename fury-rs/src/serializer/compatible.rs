@@ -56,7 +56,7 @@ fn resolve_plan<'de, T: UserType>(
         &remote.def.fields,
         &local_true.fields,
         entry.aliases,
-        entry.rust_name,
+        &entry.rust_name,
     )?);
     if let Ok(mut plans) = remote.plans.lock() {
         plans.push((key, compress_int, plan.clone()));

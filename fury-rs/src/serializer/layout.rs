@@ -43,6 +43,11 @@ impl FieldKey {
         }
     }
 
+    /// True when `self` is written before `other` (for orders computed at run time).
+    pub(crate) fn precedes(&self, other: &FieldKey) -> bool {
+        self.before(other)
+    }
+
     /// True when `self` is written before `other`.
     const fn before(&self, other: &FieldKey) -> bool {
         if self.group != other.group {

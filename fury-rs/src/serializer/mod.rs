@@ -30,7 +30,7 @@ mod skip;
 #[cfg(feature = "smallvec")]
 mod smallvec_crate;
 mod std_types;
-mod string;
+pub(crate) mod string;
 mod temporal;
 pub(crate) mod typedef_declared;
 pub(crate) mod union;

@@ -260,7 +260,7 @@ fn write_user_type_info_general<T: FuryObject>(ctx: &mut WriteContext) -> Result
 /// Compatible mode: the kind byte, the meta-share marker and, the first time in the stream,
 /// the TypeDef.
 #[inline(always)]
-fn write_shared_type_info(
+pub(crate) fn write_shared_type_info(
     ctx: &mut WriteContext,
     entry: &crate::registry::TypeEntry,
     kind: TypeId,
@@ -444,7 +444,7 @@ pub fn struct_kind<T: FuryObject>(
 }
 
 #[inline]
-fn struct_kind_of(named: bool, compatible: bool) -> TypeId {
+pub(crate) fn struct_kind_of(named: bool, compatible: bool) -> TypeId {
     match (named, compatible) {
         (false, false) => TypeId::Struct,
         (false, true) => TypeId::CompatibleStruct,
@@ -817,7 +817,10 @@ pub fn bad_enum_variant<'de, T>(ctx: &ReadContext<'de, '_>, at: usize, found: u3
 }
 
 /// Writes the namespace and type name of a named type (with per-stream deduplication).
-fn write_type_name(entry: &crate::registry::TypeEntry, ctx: &mut WriteContext) -> Result<()> {
+pub(crate) fn write_type_name(
+    entry: &crate::registry::TypeEntry,
+    ctx: &mut WriteContext,
+) -> Result<()> {
     let n = entry.encoded_names()?;
     ctx.write_meta_string(&n.namespace);
     ctx.write_meta_string(&n.type_name);
@@ -825,7 +828,7 @@ fn write_type_name(entry: &crate::registry::TypeEntry, ctx: &mut WriteContext) -
 }
 
 /// Reads the namespace and type name of a named type and checks them against `entry`.
-fn read_type_name<'de>(
+pub(crate) fn read_type_name<'de>(
     entry: &crate::registry::TypeEntry,
     ctx: &mut ReadContext<'de, '_>,
 ) -> Result<()> {

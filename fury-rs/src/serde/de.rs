@@ -1,0 +1,870 @@
+//! Reading serde values by their traced layout. A struct is handed to serde as a map whose
+//! keys are field indices (declaration order), in wire order; strings and bytes borrow from
+//! the input where the wire form allows it.
+
+use super::shape::{Body, Shape, StructDef, Table};
+use crate::context::ReadContext;
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::{FieldType, TypeDefRegistration};
+use crate::registry::plan::ReadPlan;
+use crate::registry::RemoteTypeDef;
+use crate::registry::{Registration, UserKind};
+use crate::types::{elements, kv, RefFlag, TypeId};
+use ::serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use std::sync::Arc;
+
+/// The reading state: the context and the traced types.
+pub(crate) struct R<'c, 'de, 'r> {
+    pub ctx: &'c mut ReadContext<'de, 'r>,
+    pub table: &'c Table,
+}
+
+/// Reads the type info of a value of the traced type `i` and checks that it names it;
+/// returns the TypeDef its payload follows (compatible mode).
+pub(crate) fn read_type_info(r: &mut R, i: usize) -> Result<Option<Arc<RemoteTypeDef>>> {
+    let t = r.table.ty(i)?;
+    let at = r.ctx.reader.position();
+    let id = r.ctx.type_id()?;
+    let registry = r.ctx.registry();
+    let entry = registry.at(t.entry).ok_or_else(|| {
+        Error::new(ErrorKind::Invalid {
+            what: format!("{} has no registry entry", t.name),
+        })
+    })?;
+    let mismatch = |found: String| {
+        Error::at(
+            ErrorKind::TypeMismatch {
+                expected: format!("{} ({})", t.name, entry.describe()),
+                found,
+            },
+            at,
+        )
+    };
+    if entry.kind == UserKind::Struct {
+        crate::serializer::object::check_struct_mode(r.ctx, id, at)?;
+    }
+    let shared = matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
+        || (id == TypeId::NamedEnum && r.ctx.compatible());
+    if shared {
+        if (entry.kind == UserKind::Struct)
+            != matches!(id, TypeId::CompatibleStruct | TypeId::NamedCompatibleStruct)
+        {
+            return Err(mismatch(id.name().to_string()));
+        }
+        let def = r.ctx.read_shared_typedef()?;
+        let same = match (&entry.registration, &def.def.registration) {
+            (Registration::Id(a), TypeDefRegistration::Id(b)) => a == b,
+            (
+                Registration::Name {
+                    namespace,
+                    type_name,
+                },
+                TypeDefRegistration::Name {
+                    namespace: ns,
+                    type_name: tn,
+                },
+            ) => namespace == ns && type_name == tn,
+            _ => false,
+        };
+        if !same {
+            return Err(mismatch(format!("a TypeDef of {:?}", def.def.registration)));
+        }
+        return Ok(Some(def));
+    }
+    match (&entry.registration, id) {
+        (Registration::Id(want), got) if got == entry.kind.id_kind() => {
+            let id_at = r.ctx.reader.position();
+            let found = r.ctx.reader.var_u32()?;
+            if found != *want {
+                return Err(Error::at(
+                    ErrorKind::TypeMismatch {
+                        expected: format!("{} (user type id {want})", t.name),
+                        found: format!("user type id {found}"),
+                    },
+                    id_at,
+                ));
+            }
+            Ok(None)
+        }
+        (Registration::Name { .. }, got) if got == entry.kind.named_kind() => {
+            crate::serializer::object::read_type_name(entry, r.ctx)?;
+            Ok(None)
+        }
+        _ => Err(mismatch(id.name().to_string())),
+    }
+}
+
+/// Whether a struct field of `shape` carries its type info (as `ser::field_type_info`).
+fn field_type_info(r: &R, shape: &Shape) -> bool {
+    match shape {
+        Shape::Struct(_) if r.ctx.compatible() => true,
+        Shape::Struct(i) => r
+            .table
+            .types
+            .get(*i)
+            .and_then(|t| r.ctx.registry().at(t.entry))
+            .is_some_and(|e| matches!(e.registration, Registration::Name { .. })),
+        _ => false,
+    }
+}
+
+/// Reads the type info of a non-user type that a list or map wrote, checking it against the
+/// element's wire type.
+fn check_type_id(r: &mut R, shape: &Shape) -> Result<Option<Arc<RemoteTypeDef>>> {
+    match shape {
+        Shape::Struct(i) | Shape::Enum(i) => read_type_info(r, *i),
+        s => {
+            let at = r.ctx.reader.position();
+            let id = r.ctx.type_id()?;
+            let want = s.type_id(false);
+            if id != want {
+                return Err(Error::at(
+                    ErrorKind::TypeMismatch {
+                        expected: want.name().to_string(),
+                        found: id.name().to_string(),
+                    },
+                    at,
+                ));
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// A struct field read by the local layout: null flag, type info, payload.
+pub(crate) struct FieldDe<'s, 'c, 'de, 'r> {
+    pub r: &'s mut R<'c, 'de, 'r>,
+    pub shape: &'s Shape,
+    pub fixed: bool,
+}
+
+impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (shape, nullable) = match self.shape {
+            Shape::Option(inner) => (&**inner, true),
+            s => (s, false),
+        };
+        if nullable {
+            let flag = self.r.ctx.ref_flag()?;
+            if flag == RefFlag::Null {
+                return visitor.visit_none();
+            }
+        }
+        let def = if field_type_info(self.r, shape) {
+            match shape {
+                Shape::Struct(i) | Shape::Enum(i) => read_type_info(self.r, *i)?,
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let payload = PayloadDe {
+            r: self.r,
+            shape,
+            fixed: self.fixed,
+            def,
+        };
+        if nullable {
+            visitor.visit_some(payload)
+        } else {
+            de::Deserializer::deserialize_any(payload, visitor)
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    ::serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
+    }
+}
+
+/// A struct field the peer declared as `remote` (compatible mode, a TypeDef other than the
+/// local one): the remote field's nullability and integer encoding, the local shape.
+struct RemoteFieldDe<'s, 'c, 'de, 'r> {
+    r: &'s mut R<'c, 'de, 'r>,
+    shape: &'s Shape,
+    remote: &'s FieldType,
+    name: &'s str,
+}
+
+fn fixed_of(remote: &FieldType) -> bool {
+    matches!(
+        TypeId::from_u8(remote.type_id),
+        Some(TypeId::Int32 | TypeId::Int64 | TypeId::UInt32 | TypeId::UInt64)
+    )
+}
+
+impl<'de> de::Deserializer<'de> for RemoteFieldDe<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let (shape, nullable) = match self.shape {
+            Shape::Option(inner) => (&**inner, true),
+            s => (s, false),
+        };
+        let fixed = fixed_of(self.remote);
+        let local = shape.field_type(self.r.table, self.r.ctx.registry(), fixed);
+        if local.type_id != self.remote.type_id || local.children != self.remote.children {
+            return Err(self.r.ctx.error(ErrorKind::Unsupported {
+                what: format!(
+                    "field {}: the peer declares type {:?}, this side {:?} (the serde path \
+                     reads a field only as its own type)",
+                    self.name,
+                    TypeId::from_u8(self.remote.type_id),
+                    TypeId::from_u8(local.type_id)
+                ),
+            }));
+        }
+        if self.remote.nullable {
+            let flag = self.r.ctx.ref_flag()?;
+            if flag == RefFlag::Null {
+                if nullable {
+                    return visitor.visit_none();
+                }
+                return Err(self.r.ctx.error(ErrorKind::UnexpectedNull {
+                    expected: format!("field {}", self.name),
+                }));
+            }
+        }
+        let def = if field_type_info(self.r, shape) {
+            match shape {
+                Shape::Struct(i) | Shape::Enum(i) => read_type_info(self.r, *i)?,
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let payload = PayloadDe {
+            r: self.r,
+            shape,
+            fixed,
+            def,
+        };
+        if nullable {
+            visitor.visit_some(payload)
+        } else {
+            de::Deserializer::deserialize_any(payload, visitor)
+        }
+    }
+
+    ::serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The payload of a value of `shape`; `def` is the TypeDef a struct's payload follows.
+pub(crate) struct PayloadDe<'s, 'c, 'de, 'r> {
+    pub r: &'s mut R<'c, 'de, 'r>,
+    pub shape: &'s Shape,
+    pub fixed: bool,
+    pub def: Option<Arc<RemoteTypeDef>>,
+}
+
+impl<'de> de::Deserializer<'de> for PayloadDe<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let fixed = self.fixed;
+        let ctx = &mut *self.r.ctx;
+        match self.shape {
+            Shape::Bool => visitor.visit_bool(ctx.reader.bool()?),
+            Shape::I8 => visitor.visit_i8(ctx.reader.i8()?),
+            Shape::I16 => visitor.visit_i16(ctx.reader.i16()?),
+            Shape::I32 if fixed => visitor.visit_i32(ctx.reader.i32()?),
+            Shape::I32 => visitor.visit_i32(ctx.reader.var_i32()?),
+            Shape::I64 if fixed => visitor.visit_i64(ctx.reader.i64()?),
+            Shape::I64 => visitor.visit_i64(ctx.reader.var_i64()?),
+            Shape::U8 => visitor.visit_u8(ctx.reader.u8()?),
+            Shape::U16 => visitor.visit_u16(ctx.reader.u16()?),
+            Shape::U32 if fixed => visitor.visit_u32(ctx.reader.u32()?),
+            Shape::U32 => visitor.visit_u32(ctx.reader.var_u32()?),
+            Shape::U64 if fixed => visitor.visit_u64(ctx.reader.u64()?),
+            Shape::U64 => visitor.visit_u64(ctx.reader.var_u64()?),
+            Shape::F32 => visitor.visit_f32(ctx.reader.f32()?),
+            Shape::F64 => visitor.visit_f64(ctx.reader.f64()?),
+            Shape::Str => match crate::serializer::string::read_str_cow(ctx)? {
+                std::borrow::Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
+                std::borrow::Cow::Owned(s) => visitor.visit_string(s),
+            },
+            Shape::Bytes => visitor.visit_borrowed_bytes(ctx.binary()?),
+            // A value whose nullness was handled by the caller (an element without nulls).
+            Shape::Option(inner) => visitor.visit_some(PayloadDe {
+                r: self.r,
+                shape: inner,
+                fixed,
+                def: self.def,
+            }),
+            Shape::Seq(e) => match e.dense() {
+                Some(_) if **e == Shape::U8 => {
+                    let bytes = ctx.binary()?;
+                    visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(
+                        bytes.iter().copied(),
+                    ))
+                }
+                Some(_) => dense(self.r, e, visitor),
+                None => list(self.r, e, visitor),
+            },
+            Shape::Map(k, v) => map(self.r, k, v, visitor),
+            Shape::Enum(i) => {
+                let t = self.r.table.ty(*i)?;
+                let at = ctx.reader.position();
+                let ordinal = ctx.reader.var_u32()?;
+                let n = match &t.body {
+                    Body::Enum(names) => names.len(),
+                    _ => 0,
+                };
+                if ordinal as usize >= n {
+                    return Err(Error::at(
+                        ErrorKind::Invalid {
+                            what: format!("{}: no variant with ordinal {ordinal}", t.name),
+                        },
+                        at,
+                    ));
+                }
+                visitor.visit_enum(UnitVariant(ordinal))
+            }
+            Shape::Struct(i) => read_struct(self.r, *i, self.def, visitor),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    ::serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
+    }
+}
+
+/// A value as a serde deserializer whose errors are ours.
+trait IntoDe<'de>: IntoDeserializer<'de, Error> + Sized {
+    fn into_de(self) -> Self::Deserializer {
+        self.into_deserializer()
+    }
+}
+
+impl<'de, T: IntoDeserializer<'de, Error>> IntoDe<'de> for T {}
+
+/// A unit variant by its ordinal.
+struct UnitVariant(u32);
+
+impl<'de> de::EnumAccess<'de> for UnitVariant {
+    type Error = Error;
+    type Variant = Self;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let v = seed.deserialize(self.0.into_de())?;
+        Ok((v, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for UnitVariant {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        Ok(())
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, _: S) -> Result<S::Value> {
+        Err(<Error as de::Error>::custom("a unit variant was expected"))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
+        Err(<Error as de::Error>::custom("a unit variant was expected"))
+    }
+    fn struct_variant<V: Visitor<'de>>(self, _: &'static [&'static str], _: V) -> Result<V::Value> {
+        Err(<Error as de::Error>::custom("a unit variant was expected"))
+    }
+}
+
+/// A dense array: byte length, then the values little-endian.
+fn dense<'de, V: Visitor<'de>>(r: &mut R<'_, 'de, '_>, e: &Shape, visitor: V) -> Result<V::Value> {
+    let width = match e {
+        Shape::Bool | Shape::I8 | Shape::U8 => 1,
+        Shape::I16 | Shape::U16 => 2,
+        Shape::I32 | Shape::U32 | Shape::F32 => 4,
+        _ => 8,
+    };
+    let at = r.ctx.reader.position();
+    let n = r.ctx.reader.var_u32()? as usize;
+    if !n.is_multiple_of(width) {
+        return Err(Error::at(
+            ErrorKind::Invalid {
+                what: format!("a dense array of {n} bytes for elements of {width}"),
+            },
+            at,
+        ));
+    }
+    let bytes = r.ctx.reader.bytes(n)?;
+    visitor.visit_seq(DenseAccess {
+        chunks: bytes.chunks_exact(width),
+        shape: e,
+    })
+}
+
+struct DenseAccess<'de, 's> {
+    chunks: std::slice::ChunksExact<'de, u8>,
+    shape: &'s Shape,
+}
+
+impl<'de> de::SeqAccess<'de> for DenseAccess<'de, '_> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let Some(c) = self.chunks.next() else {
+            return Ok(None);
+        };
+        let arr = |c: &[u8]| -> [u8; 8] {
+            let mut a = [0u8; 8];
+            for (d, s) in a.iter_mut().zip(c) {
+                *d = *s;
+            }
+            a
+        };
+        let a = arr(c);
+        let v: Result<S::Value> = match self.shape {
+            Shape::Bool => seed.deserialize((a[0] != 0).into_de()),
+            Shape::I8 => seed.deserialize((a[0] as i8).into_de()),
+            Shape::I16 => seed.deserialize(i16::from_le_bytes([a[0], a[1]]).into_de()),
+            Shape::U16 => seed.deserialize(u16::from_le_bytes([a[0], a[1]]).into_de()),
+            Shape::I32 => seed.deserialize(i32::from_le_bytes([a[0], a[1], a[2], a[3]]).into_de()),
+            Shape::U32 => seed.deserialize(u32::from_le_bytes([a[0], a[1], a[2], a[3]]).into_de()),
+            Shape::F32 => seed.deserialize(f32::from_le_bytes([a[0], a[1], a[2], a[3]]).into_de()),
+            Shape::I64 => seed.deserialize(i64::from_le_bytes(a).into_de()),
+            Shape::U64 => seed.deserialize(u64::from_le_bytes(a).into_de()),
+            Shape::F64 => seed.deserialize(f64::from_le_bytes(a).into_de()),
+            _ => Err(<Error as de::Error>::custom("not a dense array element")),
+        };
+        v.map(Some)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.chunks.len())
+    }
+}
+
+/// A LIST: length, elements header, shared type info if any, elements.
+fn list<'de, V: Visitor<'de>>(r: &mut R<'_, 'de, '_>, e: &Shape, visitor: V) -> Result<V::Value> {
+    let at = r.ctx.reader.position();
+    let len = r.ctx.reader.var_u32()? as usize;
+    r.ctx.claim_elements(len, at)?;
+    if len == 0 {
+        return visitor.visit_seq(ListAccess {
+            r,
+            element: e,
+            left: 0,
+            header: 0,
+            def: None,
+        });
+    }
+    let hat = r.ctx.reader.position();
+    let header = r.ctx.reader.u8()?;
+    if header & elements::TRACK_REF != 0 {
+        return Err(Error::at(
+            ErrorKind::Unsupported {
+                what: "a list with reference flags (the serde path reads streams without \
+                       reference tracking)"
+                    .to_string(),
+            },
+            hat,
+        ));
+    }
+    let inner = match e {
+        Shape::Option(x) => &**x,
+        x => x,
+    };
+    let def = if header & elements::SAME_TYPE != 0 && header & elements::DECL_TYPE == 0 {
+        check_type_id(r, inner)?
+    } else {
+        None
+    };
+    r.ctx.enter()?;
+    let v = visitor.visit_seq(ListAccess {
+        r: &mut *r,
+        element: e,
+        left: len,
+        header,
+        def,
+    });
+    r.ctx.leave();
+    v
+}
+
+struct ListAccess<'s, 'c, 'de, 'r> {
+    r: &'s mut R<'c, 'de, 'r>,
+    element: &'s Shape,
+    left: usize,
+    header: u8,
+    def: Option<Arc<RemoteTypeDef>>,
+}
+
+impl<'de> de::SeqAccess<'de> for ListAccess<'_, '_, 'de, '_> {
+    type Error = Error;
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let (inner, nullable) = match self.element {
+            Shape::Option(x) => (&**x, true),
+            x => (x, false),
+        };
+        if self.header & elements::HAS_NULL != 0 && self.r.ctx.ref_flag()? == RefFlag::Null {
+            if !nullable {
+                return Err(self.r.ctx.error(ErrorKind::UnexpectedNull {
+                    expected: "a list element".to_string(),
+                }));
+            }
+            return seed.deserialize(NoneDe).map(Some);
+        }
+        let def = if self.header & elements::SAME_TYPE == 0 {
+            check_type_id(self.r, inner)?
+        } else {
+            self.def.clone()
+        };
+        let payload = PayloadDe {
+            r: self.r,
+            shape: inner,
+            fixed: false,
+            def,
+        };
+        if nullable {
+            seed.deserialize(SomeDe(payload)).map(Some)
+        } else {
+            seed.deserialize(payload).map(Some)
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// `None`.
+struct NoneDe;
+
+impl<'de> de::Deserializer<'de> for NoneDe {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_none()
+    }
+    ::serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// `Some` of a payload.
+struct SomeDe<'s, 'c, 'de, 'r>(PayloadDe<'s, 'c, 'de, 'r>);
+
+impl<'de> de::Deserializer<'de> for SomeDe<'_, '_, 'de, '_> {
+    type Error = Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self.0)
+    }
+    ::serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// A MAP: size, then chunks.
+fn map<'de, V: Visitor<'de>>(
+    r: &mut R<'_, 'de, '_>,
+    k: &Shape,
+    v: &Shape,
+    visitor: V,
+) -> Result<V::Value> {
+    let at = r.ctx.reader.position();
+    let len = r.ctx.reader.var_u32()? as usize;
+    r.ctx.claim_pairs(len, at)?;
+    r.ctx.enter()?;
+    let out = visitor.visit_map(MapAccess {
+        r: &mut *r,
+        key: k,
+        value: v,
+        left: len,
+        chunk_left: 0,
+        key_def: None,
+        value_def: None,
+        null_value: false,
+    });
+    r.ctx.leave();
+    out
+}
+
+struct MapAccess<'s, 'c, 'de, 'r> {
+    r: &'s mut R<'c, 'de, 'r>,
+    key: &'s Shape,
+    value: &'s Shape,
+    left: usize,
+    chunk_left: u8,
+    key_def: Option<Arc<RemoteTypeDef>>,
+    value_def: Option<Arc<RemoteTypeDef>>,
+    /// The pair being read has a null value.
+    null_value: bool,
+}
+
+impl<'de> de::MapAccess<'de> for MapAccess<'_, '_, 'de, '_> {
+    type Error = Error;
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.null_value = false;
+        if self.chunk_left == 0 {
+            let at = self.r.ctx.reader.position();
+            let header = self.r.ctx.reader.u8()?;
+            if header & (kv::KEY_NULL | kv::VALUE_NULL) != 0 {
+                if header & kv::KEY_NULL != 0 {
+                    return Err(Error::at(
+                        ErrorKind::Unsupported {
+                            what: "a map with a null key".to_string(),
+                        },
+                        at,
+                    ));
+                }
+                // A pair with a null value, a chunk of its own.
+                self.null_value = true;
+                let def = if header & kv::KEY_DECL_TYPE != 0 {
+                    None
+                } else {
+                    if self.r.ctx.ref_flag()? == RefFlag::Null {
+                        return Err(self.r.ctx.error(ErrorKind::UnexpectedNull {
+                            expected: "a map key".to_string(),
+                        }));
+                    }
+                    check_type_id(self.r, self.key)?
+                };
+                return seed
+                    .deserialize(PayloadDe {
+                        r: self.r,
+                        shape: self.key,
+                        fixed: false,
+                        def,
+                    })
+                    .map(Some);
+            }
+            if header & (kv::KEY_TRACK_REF | kv::VALUE_TRACK_REF) != 0 {
+                return Err(Error::at(
+                    ErrorKind::Unsupported {
+                        what: "a map with reference flags (the serde path reads streams \
+                               without reference tracking)"
+                            .to_string(),
+                    },
+                    at,
+                ));
+            }
+            let count = self.r.ctx.reader.u8()?;
+            if count == 0 {
+                return Err(Error::at(
+                    ErrorKind::Invalid {
+                        what: "a map chunk of 0 pairs".to_string(),
+                    },
+                    at,
+                ));
+            }
+            self.chunk_left = count;
+            self.key_def = if header & kv::KEY_DECL_TYPE == 0 {
+                check_type_id(self.r, self.key)?
+            } else {
+                None
+            };
+            let inner = match self.value {
+                Shape::Option(x) => &**x,
+                x => x,
+            };
+            self.value_def = if header & kv::VALUE_DECL_TYPE == 0 {
+                check_type_id(self.r, inner)?
+            } else {
+                None
+            };
+        }
+        self.chunk_left -= 1;
+        seed.deserialize(PayloadDe {
+            r: self.r,
+            shape: self.key,
+            fixed: false,
+            def: self.key_def.clone(),
+        })
+        .map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        if self.null_value {
+            if !matches!(self.value, Shape::Option(_)) {
+                return Err(self.r.ctx.error(ErrorKind::UnexpectedNull {
+                    expected: "a map value".to_string(),
+                }));
+            }
+            return seed.deserialize(NoneDe);
+        }
+        match self.value {
+            Shape::Option(inner) => seed.deserialize(SomeDe(PayloadDe {
+                r: self.r,
+                shape: inner,
+                fixed: false,
+                def: self.value_def.clone(),
+            })),
+            v => seed.deserialize(PayloadDe {
+                r: self.r,
+                shape: v,
+                fixed: false,
+                def: self.value_def.clone(),
+            }),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// A struct's payload: schema hash and fields (same-schema mode), or the fields its TypeDef
+/// lists (compatible mode).
+pub(crate) fn read_struct<'de, V: Visitor<'de>>(
+    r: &mut R<'_, 'de, '_>,
+    i: usize,
+    def: Option<Arc<RemoteTypeDef>>,
+    visitor: V,
+) -> Result<V::Value> {
+    let table = r.table;
+    let t = table.ty(i)?;
+    let Body::Struct(s) = &t.body else {
+        return Err(Error::new(ErrorKind::Invalid {
+            what: format!("{} is not a struct", t.name),
+        }));
+    };
+    let compress = r.ctx.compress_int();
+    let steps = if r.ctx.compatible() {
+        let Some(def) = def else {
+            return Err(r.ctx.error(ErrorKind::Invalid {
+                what: format!("{}: a compatible struct without its TypeDef", t.name),
+            }));
+        };
+        let entry = r.ctx.registry().at(t.entry).ok_or_else(|| {
+            Error::new(ErrorKind::Invalid {
+                what: format!("{} has no registry entry", t.name),
+            })
+        })?;
+        let local = entry.local_typedef(r.ctx.registry(), compress)?;
+        if local.fields == def.def.fields {
+            Steps::Local(&s.order[compress as usize], !compress)
+        } else {
+            let local_true = entry.local_typedef(r.ctx.registry(), true)?;
+            let plan = crate::registry::plan::build_plan(
+                &def.def.fields,
+                &local_true.fields,
+                &[],
+                &t.name,
+            )?;
+            Steps::Plan(Arc::new(plan))
+        }
+    } else {
+        let at = r.ctx.reader.position();
+        let hash = r.ctx.reader.i32()?;
+        let want = s.hash[compress as usize];
+        if hash != want {
+            return Err(Error::at(
+                ErrorKind::TypeMismatch {
+                    expected: format!("{} with schema hash {want}", t.name),
+                    found: format!("schema hash {hash}"),
+                },
+                at,
+            ));
+        }
+        Steps::Local(&s.order[compress as usize], !compress)
+    };
+    r.ctx.enter()?;
+    let v = visitor.visit_map(FieldsAccess {
+        r: &mut *r,
+        def: s,
+        name: &t.name,
+        steps,
+        pos: 0,
+        current: None,
+    });
+    r.ctx.leave();
+    v
+}
+
+enum Steps<'s> {
+    /// The local wire order, and whether integers are fixed-width.
+    Local(&'s [usize], bool),
+    Plan(Arc<ReadPlan>),
+}
+
+struct FieldsAccess<'s, 'c, 'de, 'r> {
+    r: &'s mut R<'c, 'de, 'r>,
+    def: &'s StructDef,
+    name: &'s str,
+    steps: Steps<'s>,
+    pos: usize,
+    /// The field whose value comes next (declaration index).
+    current: Option<usize>,
+}
+
+impl<'de> de::MapAccess<'de> for FieldsAccess<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let decl = match &self.steps {
+            Steps::Local(order, _) => match order.get(self.pos) {
+                Some(&d) => {
+                    self.pos += 1;
+                    d
+                }
+                None => return Ok(None),
+            },
+            Steps::Plan(plan) => loop {
+                let Some(step) = plan.steps.get(self.pos) else {
+                    return Ok(None);
+                };
+                self.pos += 1;
+                match step.local.and_then(|p| self.def.order[1].get(p)) {
+                    Some(&d) => break d,
+                    None => {
+                        crate::serializer::compatible::skip_field(self.r.ctx, &step.field_type)?
+                    }
+                }
+            },
+        };
+        self.current = Some(decl);
+        seed.deserialize((decl as u64).into_de()).map(Some)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        let f = self
+            .current
+            .take()
+            .and_then(|d| self.def.fields.get(d))
+            .ok_or_else(|| <Error as de::Error>::custom("a field value without its key"))?;
+        match &self.steps {
+            Steps::Local(_, fixed) => seed.deserialize(FieldDe {
+                r: self.r,
+                shape: &f.shape,
+                fixed: *fixed,
+            }),
+            Steps::Plan(plan) => {
+                let plan = plan.clone();
+                let step = plan
+                    .steps
+                    .get(self.pos.wrapping_sub(1))
+                    .ok_or_else(|| <Error as de::Error>::custom("a field beyond the plan"))?;
+                let _ = self.name;
+                seed.deserialize(RemoteFieldDe {
+                    r: self.r,
+                    shape: &f.shape,
+                    remote: &step.field_type,
+                    name: &f.name,
+                })
+            }
+        }
+    }
+}

@@ -1,0 +1,324 @@
+//! serde types over the xlang format, without a second derive (feature `serde`).
+//!
+//! A struct that derives only serde's `Serialize` and `Deserialize` is registered with
+//! [`Fury::register_serde`](crate::Fury::register_serde) (or `_by_id` / `_by_name`) and
+//! written and read through the wrapper [`Serde`]. Registration traces the type with
+//! serde-reflection, once, and builds the layout `#[derive(FuryObject)]` would build for the
+//! same struct: field order, schema hash and TypeDef, so the bytes are the derive's, in both
+//! modes, and pyfory reads them as it reads the derive's.
+//!
+//! ```
+//! use fury::serde::Serde;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Order {
+//!     id: u64,
+//!     customer: String,
+//!     lines: Vec<Line>,
+//!     note: Option<String>,
+//! }
+//!
+//! #[derive(Serialize, Deserialize, Debug, PartialEq)]
+//! struct Line {
+//!     sku: String,
+//!     count: u32,
+//! }
+//!
+//! let mut fury = fury::Fury::builder().compatible(true).build();
+//! fury.register_serde_by_id::<Line>(21)?;
+//! fury.register_serde_by_id::<Order>(20)?;
+//! let order = Order {
+//!     id: 7,
+//!     customer: "Ada".into(),
+//!     lines: vec![Line { sku: "tea".into(), count: 2 }],
+//!     note: None,
+//! };
+//! let bytes = fury.serialize(&Serde(&order))?;
+//! let back: Serde<Order> = fury.deserialize(&bytes)?;
+//! assert_eq!(back.0, order);
+//! # Ok::<(), fury::Error>(())
+//! ```
+//!
+//! # What a serde type may hold
+//!
+//! Fields of `bool`, the integers up to 64 bits, `f32`, `f64`, `String` (or `&str`,
+//! `Cow<str>`, borrowed from the input when it is UTF-8 on the wire), `Option<T>`, `Vec<T>`
+//! (a dense array for numbers and bools, BINARY for `u8`, else a LIST), maps, other serde
+//! structs with named fields and unit-only enums (ENUM), each mapped as the derive maps the
+//! same Rust type. serde's `rename`, `rename_all`, `skip` and `default` take effect as on the
+//! derive: the name serde uses is the name on the wire.
+//!
+//! Refused at registration, with the field path: enums with data (tagged unions; derive
+//! `FuryObject` for them), tuples, tuple and unit structs, `char`, 128-bit integers,
+//! `()`, `#[serde(flatten)]`, untagged or internally tagged enums (what serde-reflection cannot
+//! trace as a struct or enum), and reference tracking on the `Fury`. Refused when
+//! serializing: `skip_serializing_if` (the field must always be there; use `Option<T>`).
+//!
+//! A nested enum is traced completely only on its own: register every enum a struct holds
+//! before the struct (`register_serde::<Color>()`), or registration says which one to add.
+//! A type reached from a registered one and not registered itself is registered by name: the
+//! serde name of the type, in the namespace of the type that reaches it.
+//!
+//! Compatible mode reads a peer's TypeDef field by field: fields are matched by name, unknown
+//! ones skipped, and a missing one is left to serde: `Option` fields become `None`, fields
+//! with `#[serde(default)]` take their default, and any other is serde's "missing field"
+//! error. A field whose declared type differs from the local one is an error (the derive's
+//! conversions between integer widths and list forms are not made).
+
+pub(crate) mod de;
+pub(crate) mod ser;
+pub(crate) mod shape;
+
+use crate::context::{ReadContext, WriteContext};
+use crate::error::{Error, ErrorKind, Result};
+use crate::registry::Registration;
+use crate::serializer::{Deserialize, Serialize, WireType};
+use crate::types::{RefFlag, TypeId};
+use crate::Fury;
+
+/// A value of a serde type, written and read by the layout traced at its registration (see
+/// the [module documentation](self)).
+///
+/// Serialize a borrowed value (`Serde(&value)`) or an owned one; deserialize into
+/// `Serde<T>` and take `.0`.
+///
+/// ```
+/// use fury::serde::Serde;
+/// #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+/// struct Point { x: i32, y: i32 }
+///
+/// let mut fury = fury::Fury::builder().compatible(false).build();
+/// fury.register_serde::<Point>()?;
+/// let bytes = fury.serialize(&Serde(Point { x: 1, y: 2 }))?;
+/// assert_eq!(fury.deserialize::<Serde<Point>>(&bytes)?.0, Point { x: 1, y: 2 });
+/// # Ok::<(), fury::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Serde<T>(pub T);
+
+/// The registry key of a serde type: its Rust name without the references a caller may have
+/// wrapped it in (`Serde(&value)`).
+fn rust_key<T: ?Sized>() -> &'static str {
+    let mut name = std::any::type_name::<T>();
+    while let Some(rest) = name
+        .strip_prefix("&mut ")
+        .or_else(|| name.strip_prefix('&'))
+    {
+        name = rest;
+    }
+    name
+}
+
+fn unregistered<T: ?Sized>() -> Error {
+    Error::new(ErrorKind::Invalid {
+        what: format!(
+            "serde type {} is not registered (call Fury::register_serde first)",
+            rust_key::<T>()
+        ),
+    })
+}
+
+impl<T> WireType for Serde<T> {
+    const TYPE_ID: TypeId = TypeId::Struct;
+    const REF_TYPE: bool = true;
+    const POLYMORPHIC: bool = true;
+}
+
+impl<T: ::serde::Serialize> Serialize for Serde<T> {
+    fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
+        let table = ctx.registry().serde_table();
+        let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        ser::write_type_info(&mut ser::W { ctx, table }, i)
+    }
+
+    fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
+        let table = ctx.registry().serde_table();
+        let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        ser::write_payload(
+            &mut ser::W { ctx, table },
+            &shape::Shape::Struct(i),
+            false,
+            &self.0,
+        )
+    }
+
+    fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
+        let table = ctx.registry().serde_table();
+        let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        ctx.writer.u8(crate::types::header::XLANG);
+        ctx.ref_flag(RefFlag::NotNull);
+        let shape = match t.body {
+            shape::Body::Struct(_) => shape::Shape::Struct(i),
+            _ => shape::Shape::Enum(i),
+        };
+        let mut w = ser::W { ctx, table };
+        ser::write_type_info(&mut w, i)?;
+        ser::write_payload(&mut w, &shape, false, &self.0)
+    }
+}
+
+impl<'de, T: ::serde::Deserialize<'de>> Deserialize<'de> for Serde<T> {
+    fn read_data(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        Err(ctx.error(ErrorKind::Unsupported {
+            what: format!(
+                "Serde<{}> is read as the root of a stream only",
+                rust_key::<T>()
+            ),
+        }))
+    }
+
+    fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
+        let table = ctx.registry().serde_table();
+        let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        let at = ctx.reader.position();
+        match ctx.ref_flag()? {
+            RefFlag::NotNull | RefFlag::RefValue => {}
+            flag => {
+                return Err(Error::at(
+                    ErrorKind::TypeMismatch {
+                        expected: format!("a {} value", t.name),
+                        found: format!("{flag:?}"),
+                    },
+                    at,
+                ))
+            }
+        }
+        let shape = match t.body {
+            shape::Body::Struct(_) => shape::Shape::Struct(i),
+            _ => shape::Shape::Enum(i),
+        };
+        let mut r = de::R { ctx, table };
+        let def = de::read_type_info(&mut r, i)?;
+        let payload = de::PayloadDe {
+            r: &mut r,
+            shape: &shape,
+            fixed: false,
+            def,
+        };
+        T::deserialize(payload).map(Serde)
+    }
+}
+
+impl ::serde::ser::Error for Error {
+    fn custom<M: std::fmt::Display>(msg: M) -> Self {
+        Error::new(ErrorKind::Invalid {
+            what: msg.to_string(),
+        })
+    }
+}
+
+impl ::serde::de::Error for Error {
+    fn custom<M: std::fmt::Display>(msg: M) -> Self {
+        Error::new(ErrorKind::Invalid {
+            what: msg.to_string(),
+        })
+    }
+
+    fn missing_field(field: &'static str) -> Self {
+        Error::new(ErrorKind::MissingField {
+            ty: "a serde struct".to_string(),
+            field: field.to_string(),
+        })
+    }
+}
+
+fn trace<T: ::serde::Deserialize<'static>>(
+    tracer: &mut serde_reflection::Tracer,
+) -> serde_reflection::Result<()> {
+    tracer.trace_simple_type::<T>().map(|_| ())
+}
+
+impl Fury {
+    /// Registers the serde type `T` (a struct with named fields, or a unit-only enum) by its
+    /// serde name, in the empty namespace, with the types it reaches (see the
+    /// [`serde` module](crate::serde)).
+    ///
+    /// ```
+    /// #[derive(serde::Serialize, serde::Deserialize)]
+    /// struct Point { x: i32, y: i32 }
+    /// let mut fury = fury::Fury::default();
+    /// fury.register_serde::<Point>()?;
+    /// # Ok::<(), fury::Error>(())
+    /// ```
+    pub fn register_serde<T>(&mut self) -> Result<&mut Self>
+    where
+        T: ::serde::Serialize + ::serde::Deserialize<'static>,
+    {
+        self.register_serde_as::<T>(None)
+    }
+
+    /// Registers the serde type `T` under a numeric user type id (see
+    /// [`Fury::register_serde`]).
+    pub fn register_serde_by_id<T>(&mut self, id: u32) -> Result<&mut Self>
+    where
+        T: ::serde::Serialize + ::serde::Deserialize<'static>,
+    {
+        self.register_serde_as::<T>(Some(Registration::Id(id)))
+    }
+
+    /// Registers the serde type `T` under a namespace (may be empty) and type name (see
+    /// [`Fury::register_serde`]).
+    pub fn register_serde_by_name<T>(
+        &mut self,
+        namespace: &str,
+        type_name: &str,
+    ) -> Result<&mut Self>
+    where
+        T: ::serde::Serialize + ::serde::Deserialize<'static>,
+    {
+        self.register_serde_as::<T>(Some(Registration::Name {
+            namespace: namespace.to_string(),
+            type_name: type_name.to_string(),
+        }))
+    }
+
+    fn register_serde_as<T>(&mut self, registration: Option<Registration>) -> Result<&mut Self>
+    where
+        T: ::serde::Serialize + ::serde::Deserialize<'static>,
+    {
+        let rust = rust_key::<T>();
+        let fail = |what: String| {
+            Error::new(ErrorKind::Unsupported {
+                what: format!("cannot register serde type {rust}: {what}"),
+            })
+        };
+        if self.registry.ref_tracking() {
+            return Err(fail(
+                "the serde path does not support reference tracking yet".to_string(),
+            ));
+        }
+        // Replay the earlier registrations, so that the enums they traced are complete.
+        let mut tracer = serde_reflection::Tracer::new(serde_reflection::TracerConfig::default());
+        let traces = self.registry.serde_table().traces.clone();
+        for t in &traces {
+            t(&mut tracer).map_err(|e| fail(e.to_string()))?;
+        }
+        let (format, _) = tracer
+            .trace_simple_type::<T>()
+            .map_err(|e| fail(e.explanation()))?;
+        let serde_reflection::Format::TypeName(name) = format else {
+            return Err(fail(
+                "only structs with named fields and enums can be registered".to_string(),
+            ));
+        };
+        let formats = tracer.registry().map_err(|e| match e {
+            serde_reflection::Error::MissingVariants(names) => fail(format!(
+                "the enums {names:?} it reaches were not traced completely: register each \
+                 with register_serde (or by id or name) before it"
+            )),
+            e => fail(e.to_string()),
+        })?;
+        let registration = registration.unwrap_or(Registration::Name {
+            namespace: String::new(),
+            type_name: name.clone(),
+        });
+        let mut next = self.registry.clone();
+        let at = shape::add_traced(&mut next, &formats, &name, registration)?;
+        let table = next.serde_table_mut();
+        table.roots.insert(rust, at);
+        table.traces.push(trace::<T>);
+        self.registry = next;
+        Ok(self)
+    }
+}

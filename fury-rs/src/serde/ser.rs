@@ -1,0 +1,1093 @@
+//! Writing serde values by their traced layout: the bytes the derive writes for the same
+//! struct. Struct fields come in declaration order from serde and go out in wire order, so a
+//! struct is serialized once per run of its wire order that ascends in declaration order (see
+//! `StructDef::runs`), writing the fields of that run; no field is written out of its place,
+//! which keeps reference ids and meta-share indices in wire order.
+
+use super::shape::{Body, Shape, StructDef, Table};
+use crate::context::WriteContext;
+use crate::error::{Error, ErrorKind, Result};
+use crate::registry::{Registration, UserKind};
+use crate::types::{elements, kv, RefFlag, TypeId};
+use ::serde::ser::{self, Impossible, Serialize};
+
+/// The writing state: the context and the traced types.
+pub(crate) struct W<'c, 'a> {
+    pub ctx: &'c mut WriteContext<'a>,
+    pub table: &'c Table,
+}
+
+fn err(what: String) -> Error {
+    Error::new(ErrorKind::Invalid { what })
+}
+
+/// Writes the type info of the traced type `i` (kind byte, then id, names or shared TypeDef).
+pub(crate) fn write_type_info(w: &mut W, i: usize) -> Result<()> {
+    let t = w.table.ty(i)?;
+    let registry = w.ctx.registry();
+    let entry = registry
+        .at(t.entry)
+        .ok_or_else(|| err(format!("{} has no registry entry", t.name)))?;
+    let named = matches!(entry.registration, Registration::Name { .. });
+    let compatible = w.ctx.compatible();
+    match entry.kind {
+        UserKind::Struct if compatible => crate::serializer::object::write_shared_type_info(
+            w.ctx,
+            entry,
+            crate::serializer::object::struct_kind_of(named, true),
+        ),
+        kind => {
+            if let Some((word, n)) = entry.id_info {
+                w.ctx.writer.word_prefix(word, usize::from(n));
+                return Ok(());
+            }
+            let id = if kind == UserKind::Struct {
+                crate::serializer::object::struct_kind_of(named, false)
+            } else {
+                kind.named_kind()
+            };
+            if compatible && named {
+                return crate::serializer::object::write_shared_type_info(w.ctx, entry, id);
+            }
+            w.ctx.writer.u8(id as u8);
+            crate::serializer::object::write_type_name(entry, w.ctx)
+        }
+    }
+}
+
+/// Whether a value of `shape` in a declared position (a struct field) carries its type info:
+/// structs registered by name, and every struct in compatible mode (as the derive; enums
+/// never do).
+fn field_type_info(w: &W, shape: &Shape) -> bool {
+    match shape {
+        Shape::Struct(_) if w.ctx.compatible() => true,
+        Shape::Struct(i) => w
+            .table
+            .types
+            .get(*i)
+            .and_then(|t| w.ctx.registry().at(t.entry))
+            .is_some_and(|e| matches!(e.registration, Registration::Name { .. })),
+        _ => false,
+    }
+}
+
+/// Writes a struct field: its null flag if nullable, its type info if it needs one, then its
+/// payload.
+pub(crate) fn write_field<T: Serialize + ?Sized>(
+    w: &mut W,
+    shape: &Shape,
+    fixed: bool,
+    v: &T,
+) -> Result<()> {
+    match shape {
+        Shape::Option(inner) => v.serialize(OptionSer { w, inner, fixed }),
+        _ => {
+            if field_type_info(w, shape) {
+                if let Shape::Struct(i) | Shape::Enum(i) = shape {
+                    write_type_info(w, *i)?;
+                }
+            }
+            write_payload(w, shape, fixed, v)
+        }
+    }
+}
+
+/// Writes the payload of a value of `shape` (no flag, no type info).
+pub(crate) fn write_payload<T: Serialize + ?Sized>(
+    w: &mut W,
+    shape: &Shape,
+    fixed: bool,
+    v: &T,
+) -> Result<()> {
+    match shape {
+        Shape::Struct(i) => write_struct(w, *i, v),
+        Shape::Seq(e) if matches!(**e, Shape::Option(_)) => {
+            let has_null = v.serialize(NullScan)?;
+            v.serialize(PayloadSer {
+                w,
+                shape,
+                fixed,
+                has_null,
+            })
+        }
+        _ => v.serialize(PayloadSer {
+            w,
+            shape,
+            fixed,
+            has_null: false,
+        }),
+    }
+}
+
+/// Writes a struct's payload: the schema hash outside compatible mode, then the fields.
+pub(crate) fn write_struct<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) -> Result<()> {
+    let table = w.table;
+    let t = table.ty(i)?;
+    let Body::Struct(def) = &t.body else {
+        return Err(err(format!("{} is not a struct", t.name)));
+    };
+    let compress = w.ctx.compress_int();
+    if !w.ctx.compatible() {
+        w.ctx.writer.i32(def.hash[compress as usize]);
+    }
+    w.ctx.enter()?;
+    for run in &def.runs[compress as usize] {
+        v.serialize(StructPass {
+            w: &mut *w,
+            def,
+            name: &t.name,
+            run,
+            next: 0,
+            index: 0,
+            fixed: !compress,
+        })?;
+    }
+    w.ctx.leave();
+    Ok(())
+}
+
+/// One pass over a struct's fields, writing those of `run`.
+struct StructPass<'s, 'c, 'a> {
+    w: &'s mut W<'c, 'a>,
+    def: &'s StructDef,
+    name: &'s str,
+    run: &'s [usize],
+    /// Position in `run` of the next field to write.
+    next: usize,
+    /// Declaration index of the next field serde hands over.
+    index: usize,
+    fixed: bool,
+}
+
+impl StructPass<'_, '_, '_> {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        let i = self.index;
+        self.index += 1;
+        if self.run.get(self.next) != Some(&i) {
+            return Ok(());
+        }
+        self.next += 1;
+        let f = self
+            .def
+            .fields
+            .get(i)
+            .ok_or_else(|| err(format!("{}: more fields than traced", self.name)))?;
+        if f.name != key {
+            return Err(err(format!(
+                "{}: serde wrote field `{key}` where the traced layout has `{}`",
+                self.name, f.name
+            )));
+        }
+        write_field(self.w, &f.shape, self.fixed, v)
+    }
+
+    fn skipped(&mut self, key: &'static str) -> Result<()> {
+        let i = self.index;
+        self.index += 1;
+        if self.run.get(self.next) == Some(&i) {
+            return Err(Error::new(ErrorKind::Unsupported {
+                what: format!(
+                    "{}.{key}: a field serde skips when serializing (skip_serializing_if) has \
+                     no xlang form; use Option<T>",
+                    self.name
+                ),
+            }));
+        }
+        Ok(())
+    }
+
+    fn done(self) -> Result<()> {
+        if self.next != self.run.len() {
+            return Err(err(format!(
+                "{}: serde wrote fewer fields than traced",
+                self.name
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn unexpected(what: &str) -> Error {
+    Error::new(ErrorKind::TypeMismatch {
+        expected: "the traced layout".to_string(),
+        found: format!("serde value {what}"),
+    })
+}
+
+macro_rules! refuse {
+    ($($m:ident($($t:ty),*);)*) => {
+        $(fn $m(self, $(_: $t),*) -> Result<()> { Err(unexpected(stringify!($m))) })*
+    };
+}
+
+macro_rules! refuse_compound {
+    () => {
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+            Err(unexpected("tuple"))
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct> {
+            Err(unexpected("tuple struct"))
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant> {
+            Err(unexpected("tuple variant"))
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant> {
+            Err(unexpected("struct variant"))
+        }
+    };
+}
+
+impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    refuse! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        // The struct inside a `Some` whose nullness the caller has written.
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(unexpected("newtype variant"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(unexpected("sequence"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    refuse_compound!();
+}
+
+impl ser::SerializeStruct for StructPass<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.field(key, v)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        self.skipped(key)
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
+}
+
+/// A struct field of `Option` type: the null flag, then the value as a field of `inner`.
+struct OptionSer<'s, 'c, 'a> {
+    w: &'s mut W<'c, 'a>,
+    inner: &'s Shape,
+    fixed: bool,
+}
+
+impl<'s, 'c, 'a> ser::Serializer for OptionSer<'s, 'c, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_none(self) -> Result<()> {
+        self.w.ctx.ref_flag(RefFlag::Null);
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        self.w.ctx.ref_flag(RefFlag::NotNull);
+        write_field(self.w, self.inner, self.fixed, v)
+    }
+    refuse! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(unexpected("newtype variant"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(unexpected("sequence"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    refuse_compound!();
+}
+
+/// The payload of a value that is not a struct.
+struct PayloadSer<'s, 'c, 'a> {
+    w: &'s mut W<'c, 'a>,
+    shape: &'s Shape,
+    fixed: bool,
+    /// For a list of `Option`s: whether one is `None`.
+    has_null: bool,
+}
+
+impl PayloadSer<'_, '_, '_> {
+    fn int(self, v: i64) -> Result<()> {
+        let w = &mut self.w.ctx.writer;
+        let range = || {
+            Error::new(ErrorKind::OutOfRange {
+                value: v.to_string(),
+                target: "the traced integer type",
+            })
+        };
+        match self.shape {
+            Shape::I8 => w.i8(i8::try_from(v).map_err(|_| range())?),
+            Shape::I16 => w.i16(i16::try_from(v).map_err(|_| range())?),
+            Shape::I32 => {
+                let v = i32::try_from(v).map_err(|_| range())?;
+                if self.fixed {
+                    w.i32(v)
+                } else {
+                    w.var_i32(v)
+                }
+            }
+            Shape::I64 if self.fixed => w.i64(v),
+            Shape::I64 => w.var_i64(v),
+            _ => return Err(unexpected("signed integer")),
+        }
+        Ok(())
+    }
+
+    fn uint(self, v: u64) -> Result<()> {
+        let w = &mut self.w.ctx.writer;
+        let range = || {
+            Error::new(ErrorKind::OutOfRange {
+                value: v.to_string(),
+                target: "the traced integer type",
+            })
+        };
+        match self.shape {
+            Shape::U8 => w.u8(u8::try_from(v).map_err(|_| range())?),
+            Shape::U16 => w.u16(u16::try_from(v).map_err(|_| range())?),
+            Shape::U32 => {
+                let v = u32::try_from(v).map_err(|_| range())?;
+                if self.fixed {
+                    w.u32(v)
+                } else {
+                    w.var_u32(v)
+                }
+            }
+            Shape::U64 if self.fixed => w.u64(v),
+            Shape::U64 => w.var_u64(v),
+            _ => return Err(unexpected("unsigned integer")),
+        }
+        Ok(())
+    }
+}
+
+impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqWriter<'s, 'c, 'a>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = MapWriter<'s, 'c, 'a>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        match self.shape {
+            Shape::Bool => {
+                self.w.ctx.writer.bool(v);
+                Ok(())
+            }
+            _ => Err(unexpected("bool")),
+        }
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        self.int(v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.uint(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.uint(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.uint(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.uint(v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        match self.shape {
+            Shape::F32 => {
+                self.w.ctx.writer.f32(v);
+                Ok(())
+            }
+            _ => Err(unexpected("f32")),
+        }
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        match self.shape {
+            Shape::F64 => {
+                self.w.ctx.writer.f64(v);
+                Ok(())
+            }
+            _ => Err(unexpected("f64")),
+        }
+    }
+    fn serialize_char(self, _: char) -> Result<()> {
+        Err(unexpected("char"))
+    }
+    fn serialize_str(self, v: &str) -> Result<()> {
+        match self.shape {
+            Shape::Str => {
+                crate::serializer::string::write_str(v, self.w.ctx);
+                Ok(())
+            }
+            _ => Err(unexpected("string")),
+        }
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        match self.shape {
+            Shape::Bytes => self.w.ctx.binary(v),
+            Shape::Seq(e) if **e == Shape::U8 => self.w.ctx.binary(v),
+            _ => Err(unexpected("bytes")),
+        }
+    }
+    fn serialize_none(self) -> Result<()> {
+        Err(unexpected("None"))
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        // A `Some` in a position the trace saw as not nullable (an `Option` element is
+        // flagged by the list or map).
+        v.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        Err(unexpected("()"))
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
+        Err(unexpected("unit struct"))
+    }
+    fn serialize_unit_variant(self, _: &'static str, index: u32, _: &'static str) -> Result<()> {
+        match self.shape {
+            Shape::Enum(_) => {
+                self.w.ctx.writer.var_u32(index);
+                Ok(())
+            }
+            _ => Err(unexpected("unit variant")),
+        }
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(unexpected("newtype variant"))
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<SeqWriter<'s, 'c, 'a>> {
+        let Shape::Seq(e) = self.shape else {
+            return Err(unexpected("sequence"));
+        };
+        let len = len.ok_or_else(|| {
+            Error::new(ErrorKind::Unsupported {
+                what: "a serde sequence of unknown length".to_string(),
+            })
+        })?;
+        SeqWriter::start(self.w, e, len, self.has_null)
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<MapWriter<'s, 'c, 'a>> {
+        let Shape::Map(k, v) = self.shape else {
+            return Err(unexpected("map"));
+        };
+        let len = len.ok_or_else(|| {
+            Error::new(ErrorKind::Unsupported {
+                what: "a serde map of unknown length".to_string(),
+            })
+        })?;
+        self.w.ctx.length(len)?;
+        if len > 0 {
+            self.w.ctx.enter()?;
+        }
+        Ok(MapWriter {
+            w: self.w,
+            key: k,
+            value: v,
+            len,
+            open: None,
+        })
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    refuse_compound!();
+}
+
+/// The elements of a sequence: a dense array (collected, then written as one), or a list.
+pub(crate) enum SeqWriter<'s, 'c, 'a> {
+    Dense {
+        w: &'s mut W<'c, 'a>,
+        shape: &'s Shape,
+        bytes: Vec<u8>,
+        len: usize,
+    },
+    List {
+        w: &'s mut W<'c, 'a>,
+        element: &'s Shape,
+        flags: bool,
+        len: usize,
+    },
+}
+
+impl<'s, 'c, 'a> SeqWriter<'s, 'c, 'a> {
+    fn start(w: &'s mut W<'c, 'a>, e: &'s Shape, len: usize, has_null: bool) -> Result<Self> {
+        if let Some(id) = e.dense() {
+            let width = match id {
+                TypeId::BoolArray | TypeId::Int8Array | TypeId::Binary => 1,
+                TypeId::Int16Array | TypeId::UInt16Array => 2,
+                TypeId::Int32Array | TypeId::UInt32Array | TypeId::Float32Array => 4,
+                _ => 8,
+            };
+            return Ok(SeqWriter::Dense {
+                w,
+                shape: e,
+                bytes: Vec::with_capacity(len.saturating_mul(width)),
+                len,
+            });
+        }
+        w.ctx.length(len)?;
+        if len == 0 {
+            return Ok(SeqWriter::List {
+                w,
+                element: e,
+                flags: false,
+                len,
+            });
+        }
+        let inner = match e {
+            Shape::Option(x) => &**x,
+            x => x,
+        };
+        // As write_elements: one shared type, declared unless the elements are structs.
+        let decl = !inner.polymorphic();
+        let mut header = elements::SAME_TYPE;
+        if decl {
+            header |= elements::DECL_TYPE;
+        }
+        if has_null {
+            header |= elements::HAS_NULL;
+        }
+        w.ctx.writer.u8(header);
+        w.ctx.enter()?;
+        if !decl {
+            if let Shape::Struct(i) = inner {
+                write_type_info(w, *i)?;
+            }
+        }
+        Ok(SeqWriter::List {
+            w,
+            element: e,
+            flags: has_null,
+            len,
+        })
+    }
+}
+
+impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        match self {
+            SeqWriter::Dense { shape, bytes, .. } => v.serialize(DenseSer { shape, bytes }),
+            SeqWriter::List {
+                w, element, flags, ..
+            } => match element {
+                Shape::Option(inner) if *flags => v.serialize(FlaggedSer { w, inner }),
+                // Without nulls, `Some(x)` is written as `x` (the payload writers see
+                // through `Some`).
+                Shape::Option(inner) => write_payload(w, inner, false, v),
+                e => write_payload(w, e, false, v),
+            },
+        }
+    }
+    fn end(self) -> Result<()> {
+        match self {
+            SeqWriter::Dense {
+                w,
+                shape,
+                bytes,
+                len,
+            } => {
+                let _ = len;
+                if *shape == Shape::U8 {
+                    w.ctx.binary(&bytes)
+                } else {
+                    w.ctx.length(bytes.len())?;
+                    w.ctx.writer.bytes(&bytes);
+                    Ok(())
+                }
+            }
+            SeqWriter::List { w, len, .. } => {
+                if len > 0 {
+                    w.ctx.leave();
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// An element of a list that has nulls: NULL, or NOT_NULL and the payload.
+struct FlaggedSer<'s, 'c, 'a> {
+    w: &'s mut W<'c, 'a>,
+    inner: &'s Shape,
+}
+
+impl ser::Serializer for FlaggedSer<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_none(self) -> Result<()> {
+        self.w.ctx.ref_flag(RefFlag::Null);
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        self.w.ctx.ref_flag(RefFlag::NotNull);
+        write_payload(self.w, self.inner, false, v)
+    }
+    refuse! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(unexpected("newtype variant"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(unexpected("sequence"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    refuse_compound!();
+}
+
+/// Whether a sequence holds a `None` (the header of a list says so before its elements).
+struct NullScan;
+
+impl ser::Serializer for NullScan {
+    type Ok = bool;
+    type Error = Error;
+    type SerializeSeq = NullScanSeq;
+    type SerializeTuple = Impossible<bool, Error>;
+    type SerializeTupleStruct = Impossible<bool, Error>;
+    type SerializeTupleVariant = Impossible<bool, Error>;
+    type SerializeMap = Impossible<bool, Error>;
+    type SerializeStruct = Impossible<bool, Error>;
+    type SerializeStructVariant = Impossible<bool, Error>;
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<NullScanSeq> {
+        Ok(NullScanSeq(false))
+    }
+    fn serialize_none(self) -> Result<bool> {
+        Ok(true)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<bool> {
+        v.serialize(self)
+    }
+    fn serialize_bool(self, _: bool) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_i8(self, _: i8) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_i16(self, _: i16) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_i32(self, _: i32) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_i64(self, _: i64) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_u8(self, _: u8) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_u16(self, _: u16) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_u32(self, _: u32) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_u64(self, _: u64) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_f32(self, _: f32) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_f64(self, _: f64) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_char(self, _: char) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_str(self, _: &str) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_unit(self) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<bool> {
+        Ok(false)
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(unexpected("tuple"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(unexpected("tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(unexpected("tuple variant"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(unexpected("struct variant"))
+    }
+}
+
+struct NullScanSeq(bool);
+
+impl ser::SerializeSeq for NullScanSeq {
+    type Ok = bool;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        if !self.0 {
+            self.0 = v.serialize(NullScan)?;
+        }
+        Ok(())
+    }
+    fn end(self) -> Result<bool> {
+        Ok(self.0)
+    }
+}
+
+/// One element of a dense array, appended little-endian to `bytes`.
+struct DenseSer<'s> {
+    shape: &'s Shape,
+    bytes: &'s mut Vec<u8>,
+}
+
+macro_rules! dense {
+    ($($m:ident($t:ty) => $shape:ident;)*) => {
+        $(fn $m(self, v: $t) -> Result<()> {
+            match self.shape {
+                Shape::$shape => {
+                    self.bytes.extend_from_slice(&v.to_le_bytes());
+                    Ok(())
+                }
+                _ => Err(unexpected(stringify!($t))),
+            }
+        })*
+    };
+}
+
+impl ser::Serializer for DenseSer<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        match self.shape {
+            Shape::Bool => {
+                self.bytes.push(v as u8);
+                Ok(())
+            }
+            _ => Err(unexpected("bool")),
+        }
+    }
+    dense! {
+        serialize_i8(i8) => I8; serialize_i16(i16) => I16; serialize_i32(i32) => I32;
+        serialize_i64(i64) => I64; serialize_u8(u8) => U8; serialize_u16(u16) => U16;
+        serialize_u32(u32) => U32; serialize_u64(u64) => U64; serialize_f32(f32) => F32;
+        serialize_f64(f64) => F64;
+    }
+    refuse! {
+        serialize_char(char); serialize_str(&str); serialize_bytes(&[u8]); serialize_none();
+        serialize_unit(); serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<()> {
+        Err(unexpected("Some"))
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(unexpected("newtype variant"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(unexpected("sequence"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    refuse_compound!();
+}
+
+/// The pairs of a map, in chunks as `write_map` makes them: one chunk per 255 pairs of the
+/// (static) key and value types, a chunk of its own for a pair with a `None` value.
+pub(crate) struct MapWriter<'s, 'c, 'a> {
+    w: &'s mut W<'c, 'a>,
+    key: &'s Shape,
+    value: &'s Shape,
+    len: usize,
+    /// The open chunk: position of its count byte, and its pair count.
+    open: Option<(usize, u8)>,
+}
+
+impl MapWriter<'_, '_, '_> {
+    fn decl(&self, s: &Shape) -> bool {
+        !(s.polymorphic() && self.w.ctx.compatible())
+    }
+
+    fn close(&mut self) {
+        if let Some((at, n)) = self.open.take() {
+            self.w.ctx.writer.patch_u8(at, n);
+        }
+    }
+
+    fn pair<K: Serialize + ?Sized, V: Serialize + ?Sized>(&mut self, k: &K, v: &V) -> Result<()> {
+        let (k_decl, v_decl) = (self.decl(self.key), self.decl(self.value));
+        let value_null = matches!(self.value, Shape::Option(_)) && v.serialize(NullScan)?;
+        if value_null {
+            self.close();
+            if k_decl {
+                self.w.ctx.writer.u8(kv::VALUE_NULL | kv::KEY_DECL_TYPE);
+                return write_payload(self.w, self.key, false, k);
+            }
+            self.w.ctx.writer.u8(kv::VALUE_NULL | kv::KEY_TRACK_REF);
+            self.w.ctx.ref_flag(RefFlag::NotNull);
+            if let Shape::Struct(i) = self.key {
+                write_type_info(self.w, *i)?;
+            }
+            return write_payload(self.w, self.key, false, k);
+        }
+        let fits = matches!(self.open, Some((_, n)) if usize::from(n) < kv::MAX_CHUNK);
+        if !fits {
+            self.close();
+            let mut header = 0;
+            if k_decl {
+                header |= kv::KEY_DECL_TYPE;
+            }
+            if v_decl {
+                header |= kv::VALUE_DECL_TYPE;
+            }
+            self.w.ctx.writer.u8(header);
+            let at = self.w.ctx.writer.len();
+            self.w.ctx.writer.u8(0);
+            if !k_decl {
+                if let Shape::Struct(i) = self.key {
+                    write_type_info(self.w, *i)?;
+                }
+            }
+            if !v_decl {
+                if let Shape::Struct(i) = unwrap_option(self.value) {
+                    write_type_info(self.w, *i)?;
+                }
+            }
+            self.open = Some((at, 0));
+        }
+        write_payload(self.w, self.key, false, k)?;
+        match self.value {
+            Shape::Option(inner) => write_payload(self.w, inner, false, v)?,
+            s => write_payload(self.w, s, false, v)?,
+        }
+        if let Some((_, n)) = self.open.as_mut() {
+            *n += 1;
+        }
+        Ok(())
+    }
+}
+
+fn unwrap_option(s: &Shape) -> &Shape {
+    match s {
+        Shape::Option(x) => x,
+        x => x,
+    }
+}
+
+impl ser::SerializeMap for MapWriter<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, _: &T) -> Result<()> {
+        Err(Error::new(ErrorKind::Unsupported {
+            what: "a serde map written key by key (its Serialize must use serialize_entry, \
+                   as the standard maps do)"
+                .to_string(),
+        }))
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, _: &T) -> Result<()> {
+        Err(unexpected("map value without key"))
+    }
+    fn serialize_entry<K: Serialize + ?Sized, V: Serialize + ?Sized>(
+        &mut self,
+        k: &K,
+        v: &V,
+    ) -> Result<()> {
+        self.pair(k, v)
+    }
+    fn end(mut self) -> Result<()> {
+        self.close();
+        if self.len > 0 {
+            self.w.ctx.leave();
+        }
+        Ok(())
+    }
+}

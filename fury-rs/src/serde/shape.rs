@@ -1,0 +1,575 @@
+//! The declared layout of serde types, traced once at registration with serde-reflection, in
+//! the terms the derive uses: field order, schema hash and TypeDef fields come from the same
+//! tables (`FieldKey`, `render_fingerprint`, the field types of the built-in types).
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::meta::typedef::{FieldId, FieldInfo, FieldType};
+use crate::registry::{Registration, Registry, UserKind};
+use crate::serializer::layout::FieldKey;
+use crate::types::TypeId;
+use serde_reflection::{ContainerFormat, Format, Named, VariantFormat};
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+
+/// The declared type of a value, as far as the wire is concerned.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Shape {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    Str,
+    /// `serde_bytes` and the like: BINARY.
+    Bytes,
+    Option(Box<Shape>),
+    /// A dense array for a sequence of numbers or bools (BINARY for `u8`), else a LIST.
+    Seq(Box<Shape>),
+    Map(Box<Shape>, Box<Shape>),
+    /// A struct of the table (its index).
+    Struct(usize),
+    /// A unit-only enum of the table (its index).
+    Enum(usize),
+}
+
+impl Shape {
+    /// The wire type of a value of this shape; `fixed` for a struct field outside
+    /// `compress_int` (32- and 64-bit integers then have fixed width, as in the derive).
+    pub(crate) fn type_id(&self, fixed: bool) -> TypeId {
+        use TypeId as T;
+        match self {
+            Shape::Bool => T::Bool,
+            Shape::I8 => T::Int8,
+            Shape::I16 => T::Int16,
+            Shape::I32 if fixed => T::Int32,
+            Shape::I32 => T::VarInt32,
+            Shape::I64 if fixed => T::Int64,
+            Shape::I64 => T::VarInt64,
+            Shape::U8 => T::UInt8,
+            Shape::U16 => T::UInt16,
+            Shape::U32 if fixed => T::UInt32,
+            Shape::U32 => T::VarUInt32,
+            Shape::U64 if fixed => T::UInt64,
+            Shape::U64 => T::VarUInt64,
+            Shape::F32 => T::Float32,
+            Shape::F64 => T::Float64,
+            Shape::Str => T::String,
+            Shape::Bytes => T::Binary,
+            Shape::Option(inner) => inner.type_id(fixed),
+            Shape::Seq(e) => e.dense().unwrap_or(T::List),
+            Shape::Map(..) => T::Map,
+            Shape::Struct(_) => T::Struct,
+            Shape::Enum(_) => T::Enum,
+        }
+    }
+
+    /// The dense array type of a sequence of this element shape, if it has one.
+    pub(crate) fn dense(&self) -> Option<TypeId> {
+        use TypeId as T;
+        Some(match self {
+            Shape::Bool => T::BoolArray,
+            Shape::I8 => T::Int8Array,
+            Shape::I16 => T::Int16Array,
+            Shape::I32 => T::Int32Array,
+            Shape::I64 => T::Int64Array,
+            Shape::U8 => T::Binary,
+            Shape::U16 => T::UInt16Array,
+            Shape::U32 => T::UInt32Array,
+            Shape::U64 => T::UInt64Array,
+            Shape::F32 => T::Float32Array,
+            Shape::F64 => T::Float64Array,
+            _ => return None,
+        })
+    }
+
+    /// True for structs, which keep their type info in declared positions where other
+    /// types drop it (pyfory treats them as possibly polymorphic).
+    pub(crate) fn polymorphic(&self) -> bool {
+        matches!(self, Shape::Struct(_))
+    }
+
+    /// The declared field type, as a TypeDef and the schema fingerprint describe it.
+    pub(crate) fn field_type(&self, table: &Table, registry: &Registry, fixed: bool) -> FieldType {
+        let compatible = registry.is_compatible();
+        match self {
+            Shape::Option(inner) => {
+                let mut t = inner.field_type(table, registry, fixed);
+                t.nullable = true;
+                t
+            }
+            Shape::Seq(e) if e.dense().is_some() => FieldType::leaf(self.type_id(false)),
+            Shape::Seq(e) => {
+                let mut t = FieldType::leaf(TypeId::List);
+                t.children.push(e.field_type(table, registry, false));
+                t
+            }
+            Shape::Map(k, v) => {
+                let mut t = FieldType::leaf(TypeId::Map);
+                t.children.push(k.field_type(table, registry, false));
+                t.children.push(v.field_type(table, registry, false));
+                t
+            }
+            // An enum field names ENUM whatever its registration (as the derive's).
+            Shape::Enum(_) => FieldType::leaf(TypeId::Enum),
+            Shape::Struct(i) => {
+                let named = table
+                    .types
+                    .get(*i)
+                    .and_then(|t| registry.at(t.entry))
+                    .is_some_and(|e| matches!(e.registration, Registration::Name { .. }));
+                FieldType::leaf(crate::serializer::object::struct_kind_of(named, compatible))
+            }
+            _ => FieldType::leaf(self.type_id(fixed)),
+        }
+    }
+}
+
+/// One field of a traced struct.
+#[derive(Debug)]
+pub(crate) struct FieldDef {
+    /// The name serde gives it (after `rename`), which is the name on the wire.
+    pub name: String,
+    pub shape: Shape,
+}
+
+/// A traced struct: its fields in declaration order and, per `compress_int` (index 1 for
+/// on), its wire order, the runs of that order that ascend in declaration order (each one
+/// pass over the value's fields when writing), and its schema hash.
+#[derive(Debug)]
+pub(crate) struct StructDef {
+    pub fields: Vec<FieldDef>,
+    pub order: [Vec<usize>; 2],
+    pub runs: [Vec<Vec<usize>>; 2],
+    pub hash: [i32; 2],
+}
+
+/// What a traced type is.
+#[derive(Debug)]
+pub(crate) enum Body {
+    Struct(StructDef),
+    /// A unit-only enum: its variant names, in declaration order (the ordinals).
+    Enum(Vec<String>),
+    /// Registered, not laid out yet (while the types of one registration refer to each
+    /// other).
+    Pending(UserKind),
+}
+
+/// A traced type: its serde name, its registry entry and its layout.
+#[derive(Debug)]
+pub(crate) struct TyDef {
+    pub name: String,
+    pub entry: u32,
+    pub body: Body,
+}
+
+/// Traces one Rust type into a tracer (kept to replay every registration in a fresh tracer:
+/// a nested enum is complete only if it was traced on its own before).
+pub(crate) type TraceFn = fn(&mut serde_reflection::Tracer) -> serde_reflection::Result<()>;
+
+/// The serde types of one registry.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Table {
+    pub types: Vec<Arc<TyDef>>,
+    pub by_name: HashMap<String, usize>,
+    /// `std::any::type_name` of each registered Rust type, to its traced type.
+    pub roots: HashMap<&'static str, usize>,
+    pub traces: Vec<TraceFn>,
+}
+
+impl Table {
+    /// The traced type at `i`.
+    pub(crate) fn ty(&self, i: usize) -> Result<&TyDef> {
+        self.types.get(i).map(|t| &**t).ok_or_else(|| {
+            Error::new(ErrorKind::Invalid {
+                what: format!("serde type {i} is not registered"),
+            })
+        })
+    }
+
+    /// The traced type of the Rust type named `rust`, if registered.
+    #[inline]
+    pub(crate) fn root(&self, rust: &'static str) -> Option<(usize, &TyDef)> {
+        let i = *self.roots.get(rust)?;
+        Some((i, self.types.get(i)?))
+    }
+}
+
+fn unsupported(path: &str, what: &str) -> Error {
+    Error::new(ErrorKind::Unsupported {
+        what: format!("{path}: {what}"),
+    })
+}
+
+/// Registers the containers of `formats` reached from `root` that the table does not know
+/// yet, under registrations derived from `root_registration` (the root's own) or by name.
+pub(crate) fn add_traced(
+    registry: &mut Registry,
+    formats: &BTreeMap<String, ContainerFormat>,
+    root: &str,
+    root_registration: Registration,
+) -> Result<usize> {
+    let mut table = registry.serde_table().clone();
+    // Every container reached from the root, in first-reached order.
+    let mut reached = Vec::new();
+    collect(
+        formats,
+        root,
+        &mut reached,
+        &mut std::collections::HashSet::new(),
+        root,
+    )?;
+    // First, give every new type an index and a registry entry (their layouts refer to
+    // each other by index, and their field types to the entries' registrations).
+    let namespace = match &root_registration {
+        Registration::Name { namespace, .. } => namespace.clone(),
+        Registration::Id(_) => String::new(),
+    };
+    if let Some(&known) = table.by_name.get(root) {
+        let entry = table.types.get(known).and_then(|t| registry.at(t.entry));
+        if let Some(e) = entry {
+            if e.registration != root_registration {
+                return Err(Error::new(ErrorKind::Invalid {
+                    what: format!(
+                        "serde type {root} is already registered as {} (a type is registered \
+                         before the types that reach it)",
+                        e.describe()
+                    ),
+                }));
+            }
+        }
+    }
+    let mut new = Vec::new();
+    for name in &reached {
+        if table.by_name.contains_key(name) {
+            continue;
+        }
+        let format = formats
+            .get(name)
+            .ok_or_else(|| unsupported(name, "serde-reflection traced no format for it"))?;
+        let kind = match format {
+            ContainerFormat::Struct(_) => UserKind::Struct,
+            ContainerFormat::Enum(variants)
+                if variants
+                    .values()
+                    .all(|v| matches!(v.value, VariantFormat::Unit)) =>
+            {
+                UserKind::Enum
+            }
+            ContainerFormat::Enum(_) => {
+                return Err(unsupported(
+                    name,
+                    "an enum with data (a tagged union) is not supported by the serde path \
+                     yet; derive FuryObject for it",
+                ))
+            }
+            ContainerFormat::UnitStruct => {
+                return Err(unsupported(name, "a unit struct has no xlang form"))
+            }
+            ContainerFormat::NewTypeStruct(_) | ContainerFormat::TupleStruct(_) => {
+                return Err(unsupported(
+                    name,
+                    "a tuple struct is not supported by the serde path yet; give it named \
+                     fields or derive FuryObject for it",
+                ))
+            }
+        };
+        let registration = if name == root {
+            root_registration.clone()
+        } else {
+            Registration::Name {
+                namespace: namespace.clone(),
+                type_name: name.clone(),
+            }
+        };
+        let placeholder = [Vec::new(), Vec::new()];
+        let entry = registry.add_traced(kind, registration, name.clone(), placeholder)?;
+        let index = table.types.len();
+        table.by_name.insert(name.clone(), index);
+        table.types.push(Arc::new(TyDef {
+            name: name.clone(),
+            entry: entry as u32,
+            body: Body::Pending(kind),
+        }));
+        new.push((index, format));
+    }
+    // Then their layouts.
+    for &(index, format) in &new {
+        let name = table.types[index].name.clone();
+        let body = match format {
+            ContainerFormat::Struct(fields) => Body::Struct(struct_def(&table, &name, fields)?),
+            ContainerFormat::Enum(variants) => {
+                Body::Enum(variants.values().map(|v| v.name.clone()).collect())
+            }
+            _ => Body::Pending(UserKind::Struct),
+        };
+        let entry = table.types[index].entry;
+        table.types[index] = Arc::new(TyDef { name, entry, body });
+    }
+    // Then the TypeDef fields, which name the kinds of the nested types.
+    for &(index, _) in &new {
+        let ty = &table.types[index];
+        if let Body::Struct(s) = &ty.body {
+            let fields = [false, true].map(|c| typedef_fields(&table, registry, s, c));
+            registry.set_traced_fields(ty.entry, fields);
+        }
+    }
+    let at = *table
+        .by_name
+        .get(root)
+        .ok_or_else(|| unsupported(root, "not traced"))?;
+    *registry.serde_table_mut() = table;
+    Ok(at)
+}
+
+/// Every container name reached from `name`, depth first, each once.
+fn collect(
+    formats: &BTreeMap<String, ContainerFormat>,
+    name: &str,
+    out: &mut Vec<String>,
+    seen: &mut std::collections::HashSet<String>,
+    path: &str,
+) -> Result<()> {
+    if !seen.insert(name.to_string()) {
+        return Ok(());
+    }
+    out.push(name.to_string());
+    let Some(format) = formats.get(name) else {
+        return Err(unsupported(path, &format!("no traced format for {name}")));
+    };
+    let mut walk = |f: &Format, p: &str| -> Result<()> {
+        let mut names = Vec::new();
+        type_names(f, &mut names);
+        for n in names {
+            collect(formats, &n, out, seen, p)?;
+        }
+        Ok(())
+    };
+    match format {
+        ContainerFormat::Struct(fields) => {
+            for Named { name: f, value } in fields {
+                walk(value, &format!("{path}.{f}"))?;
+            }
+        }
+        ContainerFormat::NewTypeStruct(f) => walk(f, path)?,
+        ContainerFormat::TupleStruct(fs) => {
+            for f in fs {
+                walk(f, path)?;
+            }
+        }
+        ContainerFormat::Enum(vs) => {
+            for v in vs.values() {
+                match &v.value {
+                    VariantFormat::NewType(f) => walk(f, path)?,
+                    VariantFormat::Tuple(fs) => {
+                        for f in fs {
+                            walk(f, path)?;
+                        }
+                    }
+                    VariantFormat::Struct(fs) => {
+                        for f in fs {
+                            walk(&f.value, path)?;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        ContainerFormat::UnitStruct => {}
+    }
+    Ok(())
+}
+
+fn type_names(f: &Format, out: &mut Vec<String>) {
+    match f {
+        Format::TypeName(n) => out.push(n.clone()),
+        Format::Option(x) | Format::Seq(x) => type_names(x, out),
+        Format::Map { key, value } => {
+            type_names(key, out);
+            type_names(value, out);
+        }
+        Format::Tuple(xs) => xs.iter().for_each(|x| type_names(x, out)),
+        Format::TupleArray { content, .. } => type_names(content, out),
+        _ => {}
+    }
+}
+
+fn shape(table: &Table, f: &Format, path: &str) -> Result<Shape> {
+    Ok(match f {
+        Format::Bool => Shape::Bool,
+        Format::I8 => Shape::I8,
+        Format::I16 => Shape::I16,
+        Format::I32 => Shape::I32,
+        Format::I64 => Shape::I64,
+        Format::U8 => Shape::U8,
+        Format::U16 => Shape::U16,
+        Format::U32 => Shape::U32,
+        Format::U64 => Shape::U64,
+        Format::F32 => Shape::F32,
+        Format::F64 => Shape::F64,
+        Format::Str => Shape::Str,
+        Format::Bytes => Shape::Bytes,
+        Format::Option(x) => match shape(table, x, path)? {
+            Shape::Option(_) => {
+                return Err(unsupported(path, "Option<Option<T>> has no xlang form"))
+            }
+            s => Shape::Option(Box::new(s)),
+        },
+        Format::Seq(x) => Shape::Seq(Box::new(element(table, x, path)?)),
+        Format::Map { key, value } => Shape::Map(
+            Box::new(element(table, key, path)?),
+            Box::new(element(table, value, path)?),
+        ),
+        Format::TypeName(n) => {
+            let i = *table
+                .by_name
+                .get(n)
+                .ok_or_else(|| unsupported(path, &format!("{n} is not traced")))?;
+            match table.types.get(i).map(|t| &t.body) {
+                Some(Body::Enum(_) | Body::Pending(UserKind::Enum)) => Shape::Enum(i),
+                _ => Shape::Struct(i),
+            }
+        }
+        Format::Variable(_) => {
+            return Err(unsupported(
+                path,
+                "serde-reflection could not trace this type without samples (a custom \
+                 Deserialize impl, or an enum reached before it was registered): register \
+                 the type it names first with register_serde",
+            ))
+        }
+        Format::Unit => return Err(unsupported(path, "() has no xlang form")),
+        Format::Char => {
+            return Err(unsupported(
+                path,
+                "char has no xlang form (use String or u32)",
+            ))
+        }
+        Format::I128 | Format::U128 => {
+            return Err(unsupported(path, "128-bit integers have no xlang form"))
+        }
+        Format::Tuple(_) | Format::TupleArray { .. } => {
+            return Err(unsupported(
+                path,
+                "tuples and arrays are not supported by the serde path yet",
+            ))
+        }
+    })
+}
+
+/// An element of a list or map: nested `Option`s are element nullability.
+fn element(table: &Table, f: &Format, path: &str) -> Result<Shape> {
+    shape(table, f, path)
+}
+
+fn struct_def(table: &Table, name: &str, fields: &[Named<Format>]) -> Result<StructDef> {
+    let mut defs = Vec::with_capacity(fields.len());
+    for Named { name: f, value } in fields {
+        defs.push(FieldDef {
+            name: f.clone(),
+            shape: shape(table, value, &format!("{name}.{f}"))?,
+        });
+    }
+    // Rank by the snake_case name, then the name (as the derive does without tag ids).
+    let snake: Vec<String> = defs
+        .iter()
+        .map(|f| fury_types::snake::snake_case(&f.name))
+        .collect();
+    let mut by_name: Vec<usize> = (0..defs.len()).collect();
+    by_name.sort_by(|&a, &b| (&snake[a], &defs[a].name).cmp(&(&snake[b], &defs[b].name)));
+    let mut rank = vec![0u32; defs.len()];
+    for (r, &i) in by_name.iter().enumerate() {
+        rank[i] = r as u32;
+    }
+    let order = [true, false].map(|fixed| {
+        let keys: Vec<FieldKey> = defs
+            .iter()
+            .zip(&rank)
+            .map(|(f, &r)| {
+                FieldKey::new(
+                    f.shape.type_id(fixed),
+                    matches!(f.shape, Shape::Option(_)),
+                    r,
+                )
+            })
+            .collect();
+        sort_keys(&keys)
+    });
+    let runs = [runs_of(&order[0]), runs_of(&order[1])];
+    let hash = [true, false].map(|fixed| {
+        let mut out = String::new();
+        for &i in &by_name {
+            let f = &defs[i];
+            out.push_str(&snake[i]);
+            out.push(',');
+            let t = f.shape.field_type(table, &Registry::default(), fixed);
+            crate::serializer::render_fingerprint(
+                &mut out,
+                &t,
+                false,
+                matches!(f.shape, Shape::Option(_)),
+            );
+            out.push(';');
+        }
+        crate::serializer::object::schema_hash(&out)
+    });
+    Ok(StructDef {
+        fields: defs,
+        order,
+        runs,
+        hash,
+    })
+}
+
+/// The wire order of fields with sort keys `keys`, by the derive's rules (the comparison of
+/// `field_order`, which the derive runs at compile time on an array).
+fn sort_keys(keys: &[FieldKey]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    order.sort_by(|&a, &b| {
+        if FieldKey::precedes(&keys[a], &keys[b]) {
+            std::cmp::Ordering::Less
+        } else if FieldKey::precedes(&keys[b], &keys[a]) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    });
+    order
+}
+
+/// Splits a wire order into runs whose declaration indices ascend.
+fn runs_of(order: &[usize]) -> Vec<Vec<usize>> {
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    for &i in order {
+        match runs.last_mut() {
+            Some(run) if run.last().is_some_and(|&l| l < i) => run.push(i),
+            _ => runs.push(vec![i]),
+        }
+    }
+    runs
+}
+
+fn typedef_fields(
+    table: &Table,
+    registry: &Registry,
+    s: &StructDef,
+    compress: bool,
+) -> Vec<FieldInfo> {
+    let order = &s.order[compress as usize];
+    order
+        .iter()
+        .filter_map(|&i| s.fields.get(i))
+        .map(|f| {
+            // The types the fields are written as: fixed-width integers outside compress_int.
+            FieldInfo {
+                id: FieldId::Name(f.name.clone()),
+                field_type: f.shape.field_type(table, registry, !compress),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,351 @@
+//! A struct that derives only serde's traits writes the bytes its `FuryObject` twin writes,
+//! in both modes and both integer encodings, and each reads the other's bytes. (The twins'
+//! own bytes are checked against pyfory's by the conformance vectors; this test checks that
+//! the serde path is the derive's.)
+#![cfg(feature = "serde")]
+
+use fury::serde::Serde;
+use fury::Fury;
+
+/// The models as serde types.
+mod plain {
+    use serde::{Deserialize, Serialize};
+    use std::collections::BTreeMap;
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone, Copy)]
+    pub enum Color {
+        Red,
+        Green,
+        Blue,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Inner {
+        pub label: String,
+        pub weight: f64,
+        pub tags: Vec<String>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Scalars {
+        pub b: bool,
+        pub i8_: i8,
+        pub i16_: i16,
+        pub i32_: i32,
+        pub i64_: i64,
+        pub u8_: u8,
+        pub u16_: u16,
+        pub u32_: u32,
+        pub u64_: u64,
+        pub f32_: f32,
+        pub f64_: f64,
+        pub text: String,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Everything {
+        pub name: String,
+        pub id: u64,
+        pub count: i32,
+        pub maybe_int: Option<i64>,
+        pub maybe_text: Option<String>,
+        pub inner: Inner,
+        pub maybe_inner: Option<Inner>,
+        pub inners: Vec<Inner>,
+        pub numbers: Vec<i32>,
+        pub flags: Vec<bool>,
+        pub doubles: Vec<f64>,
+        pub data: Vec<u8>,
+        pub words: Vec<String>,
+        pub holes: Vec<Option<String>>,
+        pub grid: Vec<Vec<i32>>,
+        pub scores: BTreeMap<String, i64>,
+        pub by_name: BTreeMap<String, Inner>,
+        pub sparse: BTreeMap<i32, Option<String>>,
+        pub color: Color,
+        pub maybe_color: Option<Color>,
+        pub palette: Vec<Color>,
+        #[serde(rename = "renamedField")]
+        pub renamed: u16,
+        #[serde(skip)]
+        pub skipped: u32,
+    }
+}
+
+/// The same models deriving `FuryObject`.
+mod derived {
+    use std::collections::BTreeMap;
+
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone, Copy)]
+    pub enum Color {
+        Red,
+        Green,
+        Blue,
+    }
+
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Inner {
+        pub label: String,
+        pub weight: f64,
+        pub tags: Vec<String>,
+    }
+
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Scalars {
+        pub b: bool,
+        pub i8_: i8,
+        pub i16_: i16,
+        pub i32_: i32,
+        pub i64_: i64,
+        pub u8_: u8,
+        pub u16_: u16,
+        pub u32_: u32,
+        pub u64_: u64,
+        pub f32_: f32,
+        pub f64_: f64,
+        pub text: String,
+    }
+
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Everything {
+        pub name: String,
+        pub id: u64,
+        pub count: i32,
+        pub maybe_int: Option<i64>,
+        pub maybe_text: Option<String>,
+        pub inner: Inner,
+        pub maybe_inner: Option<Inner>,
+        pub inners: Vec<Inner>,
+        pub numbers: Vec<i32>,
+        pub flags: Vec<bool>,
+        pub doubles: Vec<f64>,
+        pub data: Vec<u8>,
+        pub words: Vec<String>,
+        pub holes: Vec<Option<String>>,
+        pub grid: Vec<Vec<i32>>,
+        pub scores: BTreeMap<String, i64>,
+        pub by_name: BTreeMap<String, Inner>,
+        pub sparse: BTreeMap<i32, Option<String>>,
+        pub color: Color,
+        pub maybe_color: Option<Color>,
+        pub palette: Vec<Color>,
+        #[fury(rename = "renamedField")]
+        pub renamed: u16,
+        #[fury(skip)]
+        pub skipped: u32,
+    }
+}
+
+fn inner(label: &str) -> plain::Inner {
+    plain::Inner {
+        label: label.into(),
+        weight: 2.5,
+        tags: vec!["a".into(), "bé".into()],
+    }
+}
+
+fn everything(full: bool) -> plain::Everything {
+    use plain::Color;
+    plain::Everything {
+        name: "inventory ✓".into(),
+        id: u64::MAX - 3,
+        count: -70_000,
+        maybe_int: full.then_some(i64::MIN),
+        maybe_text: full.then(|| "note".to_string()),
+        inner: inner("one"),
+        maybe_inner: full.then(|| inner("two")),
+        inners: if full {
+            vec![inner("x"), inner("y")]
+        } else {
+            Vec::new()
+        },
+        numbers: vec![1, -2, 300_000],
+        flags: vec![true, false],
+        doubles: vec![0.5, -1e300],
+        data: vec![0, 1, 255],
+        words: vec!["alpha".into(), String::new()],
+        holes: if full {
+            vec![Some("p".into()), None, Some("q".into())]
+        } else {
+            vec![Some("only".into())]
+        },
+        grid: vec![vec![1, 2], vec![], vec![3]],
+        scores: [("a".to_string(), 1), ("b".to_string(), -1)].into(),
+        by_name: if full {
+            [("k".to_string(), inner("v"))].into()
+        } else {
+            Default::default()
+        },
+        sparse: [
+            (1, Some("s".to_string())),
+            (2, None),
+            (3, Some("t".to_string())),
+        ]
+        .into(),
+        color: Color::Blue,
+        maybe_color: full.then_some(Color::Green),
+        palette: vec![Color::Red, Color::Blue],
+        renamed: 65_535,
+        skipped: 0,
+    }
+}
+
+/// The derived twin of a serde value, field by field.
+fn twin(v: &plain::Everything) -> derived::Everything {
+    let color = |c: &plain::Color| match c {
+        plain::Color::Red => derived::Color::Red,
+        plain::Color::Green => derived::Color::Green,
+        plain::Color::Blue => derived::Color::Blue,
+    };
+    let inner = |i: &plain::Inner| derived::Inner {
+        label: i.label.clone(),
+        weight: i.weight,
+        tags: i.tags.clone(),
+    };
+    derived::Everything {
+        name: v.name.clone(),
+        id: v.id,
+        count: v.count,
+        maybe_int: v.maybe_int,
+        maybe_text: v.maybe_text.clone(),
+        inner: inner(&v.inner),
+        maybe_inner: v.maybe_inner.as_ref().map(inner),
+        inners: v.inners.iter().map(inner).collect(),
+        numbers: v.numbers.clone(),
+        flags: v.flags.clone(),
+        doubles: v.doubles.clone(),
+        data: v.data.clone(),
+        words: v.words.clone(),
+        holes: v.holes.clone(),
+        grid: v.grid.clone(),
+        scores: v.scores.clone(),
+        by_name: v
+            .by_name
+            .iter()
+            .map(|(k, x)| (k.clone(), inner(x)))
+            .collect(),
+        sparse: v.sparse.clone(),
+        color: color(&v.color),
+        maybe_color: v.maybe_color.as_ref().map(color),
+        palette: v.palette.iter().map(color).collect(),
+        renamed: v.renamed,
+        skipped: v.skipped,
+    }
+}
+
+/// Four configurations: both modes, both integer encodings.
+fn configs() -> Vec<(bool, bool)> {
+    vec![(false, true), (false, false), (true, true), (true, false)]
+}
+
+fn serde_fury(compatible: bool, compress: bool, by_id: bool) -> Fury {
+    let mut f = Fury::builder()
+        .compatible(compatible)
+        .compress_int(compress)
+        .build();
+    if by_id {
+        f.register_serde_by_id::<plain::Color>(30).unwrap();
+        f.register_serde_by_id::<plain::Inner>(31).unwrap();
+        f.register_serde_by_id::<plain::Scalars>(32).unwrap();
+        f.register_serde_by_id::<plain::Everything>(33).unwrap();
+    } else {
+        f.register_serde::<plain::Color>().unwrap();
+        f.register_serde::<plain::Inner>().unwrap();
+        f.register_serde::<plain::Scalars>().unwrap();
+        f.register_serde::<plain::Everything>().unwrap();
+    }
+    f
+}
+
+fn derived_fury(compatible: bool, compress: bool, by_id: bool) -> Fury {
+    let mut f = Fury::builder()
+        .compatible(compatible)
+        .compress_int(compress)
+        .build();
+    if by_id {
+        f.register_by_id::<derived::Color>(30).unwrap();
+        f.register_by_id::<derived::Inner>(31).unwrap();
+        f.register_by_id::<derived::Scalars>(32).unwrap();
+        f.register_by_id::<derived::Everything>(33).unwrap();
+    } else {
+        f.register_by_name::<derived::Color>("", "Color").unwrap();
+        f.register_by_name::<derived::Inner>("", "Inner").unwrap();
+        f.register_by_name::<derived::Scalars>("", "Scalars")
+            .unwrap();
+        f.register_by_name::<derived::Everything>("", "Everything")
+            .unwrap();
+    }
+    f
+}
+
+#[test]
+fn scalars_write_the_derives_bytes() {
+    for (compatible, compress) in configs() {
+        for by_id in [true, false] {
+            let s = serde_fury(compatible, compress, by_id);
+            let d = derived_fury(compatible, compress, by_id);
+            let v = plain::Scalars {
+                b: true,
+                i8_: -8,
+                i16_: -1600,
+                i32_: -320_000,
+                i64_: i64::MIN + 1,
+                u8_: 200,
+                u16_: 60_000,
+                u32_: 4_000_000_000,
+                u64_: u64::MAX,
+                f32_: 1.5,
+                f64_: -0.25,
+                text: "latin1 é and ✓".into(),
+            };
+            let t = derived::Scalars {
+                b: v.b,
+                i8_: v.i8_,
+                i16_: v.i16_,
+                i32_: v.i32_,
+                i64_: v.i64_,
+                u8_: v.u8_,
+                u16_: v.u16_,
+                u32_: v.u32_,
+                u64_: v.u64_,
+                f32_: v.f32_,
+                f64_: v.f64_,
+                text: v.text.clone(),
+            };
+            let mine = s.serialize(&Serde(&v)).unwrap();
+            let theirs = d.serialize(&t).unwrap();
+            assert_eq!(
+                mine, theirs,
+                "compatible={compatible} compress={compress} by_id={by_id}"
+            );
+            assert_eq!(
+                s.deserialize::<Serde<plain::Scalars>>(&theirs).unwrap().0,
+                v
+            );
+        }
+    }
+}
+
+#[test]
+fn every_shape_writes_the_derives_bytes_and_reads_them() {
+    for (compatible, compress) in configs() {
+        for by_id in [true, false] {
+            let s = serde_fury(compatible, compress, by_id);
+            let d = derived_fury(compatible, compress, by_id);
+            for full in [true, false] {
+                let v = everything(full);
+                let t = twin(&v);
+                let mine = s.serialize(&Serde(&v)).unwrap();
+                let theirs = d.serialize(&t).unwrap();
+                assert_eq!(
+                    mine, theirs,
+                    "compatible={compatible} compress={compress} by_id={by_id} full={full}"
+                );
+                let back: Serde<plain::Everything> = s.deserialize(&theirs).unwrap();
+                assert_eq!(back.0, v);
+                let forth: derived::Everything = d.deserialize(&mine).unwrap();
+                assert_eq!(forth, t);
+            }
+        }
+    }
+}
