@@ -791,8 +791,21 @@ pub(crate) fn read_struct<'de, V: Visitor<'de>>(
         current: None,
     });
     r.ctx.leave();
-    v
+    // serde's "missing field" knows the field, not the struct.
+    v.map_err(|e| match e.kind() {
+        ErrorKind::MissingField { ty, field } if ty == MISSING_IN => {
+            Error::new(ErrorKind::MissingField {
+                ty: t.name.clone(),
+                field: field.clone(),
+            })
+            .with_hint("give the field #[serde(default)] or make it an Option")
+        }
+        _ => e,
+    })
 }
+
+/// The struct name of a missing-field error before `read_struct` names it.
+pub(crate) const MISSING_IN: &str = "a serde struct";
 
 enum Steps<'s> {
     /// The local wire order, and whether integers are fixed-width.

@@ -217,7 +217,7 @@ impl ::serde::de::Error for Error {
 
     fn missing_field(field: &'static str) -> Self {
         Error::new(ErrorKind::MissingField {
-            ty: "a serde struct".to_string(),
+            ty: de::MISSING_IN.to_string(),
             field: field.to_string(),
         })
     }

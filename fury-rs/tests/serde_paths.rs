@@ -1,0 +1,199 @@
+//! The serde path beyond the derive's bytes: schema evolution in compatible mode, borrowing
+//! from the input, errors at registration, and hostile input.
+#![cfg(feature = "serde")]
+
+use fury::serde::Serde;
+use fury::{ErrorKind, Fury};
+use serde::{Deserialize, Serialize};
+
+mod v1 {
+    use serde::{Deserialize, Serialize};
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    pub struct Item {
+        pub sku: String,
+        pub count: i32,
+        pub retired: String,
+    }
+}
+
+mod v2 {
+    use serde::{Deserialize, Serialize};
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    pub struct Item {
+        pub sku: String,
+        pub count: i32,
+        pub note: Option<String>,
+        #[serde(default = "seven")]
+        pub shelf: u8,
+    }
+    fn seven() -> u8 {
+        7
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    pub struct Strict {
+        pub sku: String,
+        pub count: i32,
+        pub needed: u8,
+    }
+}
+
+fn compatible() -> Fury {
+    Fury::builder().compatible(true).build()
+}
+
+#[test]
+fn a_newer_struct_reads_an_older_one_by_serdes_rules() {
+    let mut old = compatible();
+    old.register_serde_by_id::<v1::Item>(40).unwrap();
+    let bytes = old
+        .serialize(&Serde(v1::Item {
+            sku: "A-1".into(),
+            count: 3,
+            retired: "gone".into(),
+        }))
+        .unwrap();
+    let mut new = compatible();
+    new.register_serde_by_id::<v2::Item>(40).unwrap();
+    // The peer's `retired` is skipped; `note` (Option) is None; `shelf` takes its default.
+    let item = new.deserialize::<Serde<v2::Item>>(&bytes).unwrap().0;
+    assert_eq!(
+        item,
+        v2::Item {
+            sku: "A-1".into(),
+            count: 3,
+            note: None,
+            shelf: 7
+        }
+    );
+    // Back the other way: the older type lacks `retired` in the newer bytes.
+    let newer = new.serialize(&Serde(&item)).unwrap();
+    let e = old.deserialize::<Serde<v1::Item>>(&newer).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::MissingField { field, .. } if field == "retired"),
+        "{e}"
+    );
+    // A field without a default that the peer lacks is serde's missing field.
+    let mut strict = compatible();
+    strict.register_serde_by_id::<v2::Strict>(40).unwrap();
+    let e = strict.deserialize::<Serde<v2::Strict>>(&bytes).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::MissingField { field, .. } if field == "needed"),
+        "{e}"
+    );
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Borrowed<'a> {
+    name: &'a str,
+    #[serde(borrow)]
+    label: std::borrow::Cow<'a, str>,
+    tags: Vec<&'a str>,
+}
+
+#[test]
+fn strings_borrow_from_the_input() {
+    for compatible in [false, true] {
+        let mut fury = Fury::builder().compatible(compatible).build();
+        fury.register_serde_by_id::<Borrowed<'static>>(41).unwrap();
+        let v = Borrowed {
+            name: "a name",
+            label: "a label ✓".into(),
+            tags: vec!["x", "y"],
+        };
+        let bytes = fury.serialize(&Serde(&v)).unwrap();
+        let back = fury.deserialize::<Serde<Borrowed<'_>>>(&bytes).unwrap().0;
+        assert_eq!(back, v);
+        let within = |s: &str| bytes.as_ptr_range().contains(&s.as_ptr());
+        assert!(within(back.name) && within(back.tags[1]));
+        // UTF-8 on the wire is borrowed too.
+        assert!(matches!(back.label, std::borrow::Cow::Borrowed(_)));
+    }
+}
+
+#[test]
+fn what_has_no_xlang_form_is_refused_at_registration() {
+    #[derive(Serialize, Deserialize)]
+    enum Shape {
+        Circle(f64),
+        Square { side: f64 },
+    }
+    #[derive(Serialize, Deserialize)]
+    struct Drawing {
+        shape: Shape,
+    }
+    #[derive(Serialize, Deserialize)]
+    struct Pair {
+        both: (i32, String),
+    }
+    #[derive(Serialize, Deserialize)]
+    struct Letter {
+        c: char,
+    }
+    let mut fury = Fury::default();
+    // The enum is reached before it was traced on its own.
+    let e = fury.register_serde::<Drawing>().unwrap_err();
+    assert!(e.to_string().contains("Shape"), "{e}");
+    let e = fury.register_serde::<Shape>().unwrap_err();
+    assert!(e.to_string().contains("enum with data"), "{e}");
+    let e = fury.register_serde::<Pair>().unwrap_err();
+    assert!(e.to_string().contains("Pair.both"), "{e}");
+    let e = fury.register_serde::<Letter>().unwrap_err();
+    assert!(e.to_string().contains("char"), "{e}");
+    // Nothing of a refused registration stays.
+    assert_eq!(fury.registry().iter().count(), 0);
+    let mut tracking = Fury::builder().ref_tracking(true).build();
+    assert!(tracking.register_serde::<v1::Item>().is_err());
+}
+
+#[test]
+fn hostile_bytes_are_errors_not_panics() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Node {
+        name: String,
+        weights: Vec<f64>,
+        children: Vec<Leaf>,
+        index: std::collections::HashMap<String, Option<i64>>,
+        data: Vec<u8>,
+        next: Option<Leaf>,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Leaf {
+        v: i32,
+        s: Option<String>,
+    }
+    for compatible in [false, true] {
+        let mut fury = Fury::builder().compatible(compatible).build();
+        fury.register_serde_by_id::<Leaf>(50).unwrap();
+        fury.register_serde_by_id::<Node>(51).unwrap();
+        let v = Node {
+            name: "root".into(),
+            weights: vec![1.0, 2.0],
+            children: vec![
+                Leaf { v: 1, s: None },
+                Leaf {
+                    v: -1,
+                    s: Some("s".into()),
+                },
+            ],
+            index: [("a".to_string(), Some(1)), ("b".to_string(), None)].into(),
+            data: vec![1, 2, 3],
+            next: Some(Leaf { v: 9, s: None }),
+        };
+        let bytes = fury.serialize(&Serde(&v)).unwrap();
+        assert_eq!(fury.deserialize::<Serde<Node>>(&bytes).unwrap().0, v);
+        let mut errors = 0;
+        for n in 0..bytes.len() {
+            errors += fury.deserialize::<Serde<Node>>(&bytes[..n]).is_err() as usize;
+        }
+        assert_eq!(errors, bytes.len(), "every truncation fails");
+        for i in 0..bytes.len() {
+            for b in [0x00, 0x7f, 0x80, 0xfd, 0xff] {
+                let mut m = bytes.clone();
+                m[i] = b;
+                // Either a value or an error; never a panic, a hang or a huge allocation.
+                let _ = fury.deserialize::<Serde<Node>>(&m);
+            }
+        }
+    }
+}
