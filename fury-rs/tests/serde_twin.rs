@@ -349,3 +349,172 @@ fn every_shape_writes_the_derives_bytes_and_reads_them() {
         }
     }
 }
+
+mod plain_union {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Item {
+        pub sku: String,
+        pub count: i32,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub enum Event {
+        Created(Item),
+        Renamed(String),
+        Counted(i64),
+        Moved {
+            to: String,
+            from: String,
+            count: i32,
+            done: bool,
+        },
+        Tagged(Vec<String>),
+        Closed,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Log {
+        pub last: Event,
+        pub events: Vec<Event>,
+        pub maybe: Option<Event>,
+    }
+}
+
+mod derived_union {
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Item {
+        pub sku: String,
+        pub count: i32,
+    }
+
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub enum Event {
+        Created(Item),
+        Renamed(String),
+        Counted(i64),
+        Moved {
+            to: String,
+            from: String,
+            count: i32,
+            done: bool,
+        },
+        Tagged(Vec<String>),
+        Closed,
+    }
+
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Log {
+        pub last: Event,
+        pub events: Vec<Event>,
+        pub maybe: Option<Event>,
+    }
+}
+
+fn events() -> Vec<(plain_union::Event, derived_union::Event)> {
+    use derived_union as d;
+    use plain_union as p;
+    vec![
+        (
+            p::Event::Created(p::Item {
+                sku: "A".into(),
+                count: 2,
+            }),
+            d::Event::Created(d::Item {
+                sku: "A".into(),
+                count: 2,
+            }),
+        ),
+        (p::Event::Renamed("B".into()), d::Event::Renamed("B".into())),
+        (p::Event::Counted(-5), d::Event::Counted(-5)),
+        (
+            p::Event::Moved {
+                to: "x".into(),
+                from: "y".into(),
+                count: 3,
+                done: true,
+            },
+            d::Event::Moved {
+                to: "x".into(),
+                from: "y".into(),
+                count: 3,
+                done: true,
+            },
+        ),
+        (
+            p::Event::Tagged(vec!["t".into()]),
+            d::Event::Tagged(vec!["t".into()]),
+        ),
+        (p::Event::Closed, d::Event::Closed),
+    ]
+}
+
+#[test]
+fn enums_with_data_write_the_derives_union_bytes() {
+    for (compatible, compress) in configs() {
+        // A union registered by name has no compatible form (refused on both sides).
+        for by_id in [true, false] {
+            if compatible && !by_id {
+                continue;
+            }
+            let mut s = Fury::builder()
+                .compatible(compatible)
+                .compress_int(compress)
+                .build();
+            let mut d = Fury::builder()
+                .compatible(compatible)
+                .compress_int(compress)
+                .build();
+            if by_id {
+                s.register_serde_by_id::<plain_union::Item>(70).unwrap();
+                s.register_serde_by_id::<plain_union::Event>(71).unwrap();
+                s.register_serde_by_id::<plain_union::Log>(72).unwrap();
+                d.register_by_id::<derived_union::Item>(70).unwrap();
+                d.register_by_id::<derived_union::Event>(71).unwrap();
+                d.register_by_id::<derived_union::Log>(72).unwrap();
+            } else {
+                s.register_serde::<plain_union::Item>().unwrap();
+                s.register_serde::<plain_union::Event>().unwrap();
+                s.register_serde::<plain_union::Log>().unwrap();
+                d.register_by_name::<derived_union::Item>("", "Item")
+                    .unwrap();
+                d.register_by_name::<derived_union::Event>("", "Event")
+                    .unwrap();
+                d.register_by_name::<derived_union::Log>("", "Log").unwrap();
+            }
+            let all = events();
+            for (p, t) in &all {
+                let ctx =
+                    format!("compatible={compatible} compress={compress} by_id={by_id} {p:?}");
+                let mine = s.serialize(&Serde(p)).unwrap();
+                assert_eq!(mine, d.serialize(t).unwrap(), "{ctx}");
+                assert_eq!(
+                    &s.deserialize::<Serde<plain_union::Event>>(&mine).unwrap().0,
+                    p
+                );
+            }
+            let log = plain_union::Log {
+                last: all[3].0.clone(),
+                events: all.iter().map(|(p, _)| p.clone()).collect(),
+                maybe: Some(all[0].0.clone()),
+            };
+            let twin = derived_union::Log {
+                last: all[3].1.clone(),
+                events: all.iter().map(|(_, t)| t.clone()).collect(),
+                maybe: Some(all[0].1.clone()),
+            };
+            let mine = s.serialize(&Serde(&log)).unwrap();
+            let theirs = d.serialize(&twin).unwrap();
+            assert_eq!(
+                mine, theirs,
+                "compatible={compatible} compress={compress} by_id={by_id}"
+            );
+            assert_eq!(
+                s.deserialize::<Serde<plain_union::Log>>(&theirs).unwrap().0,
+                log
+            );
+            assert_eq!(d.deserialize::<derived_union::Log>(&mine).unwrap(), twin);
+        }
+    }
+}

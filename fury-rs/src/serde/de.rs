@@ -2,7 +2,7 @@
 //! keys are field indices (declaration order), in wire order; strings and bytes borrow from
 //! the input where the wire form allows it.
 
-use super::shape::{Body, Shape, StructDef, Table};
+use super::shape::{Body, CaseValue, Shape, StructDef, Table};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::{FieldType, TypeDefRegistration};
@@ -112,7 +112,7 @@ fn field_type_info(r: &R, shape: &Shape) -> bool {
 /// element's wire type.
 fn check_type_id(r: &mut R, shape: &Shape) -> Result<Option<Arc<RemoteTypeDef>>> {
     match shape {
-        Shape::Struct(i) | Shape::Enum(i) => read_type_info(r, *i),
+        Shape::Struct(i) | Shape::Enum(i) | Shape::Union(i) => read_type_info(r, *i),
         s => {
             let at = r.ctx.reader.position();
             let id = r.ctx.type_id()?;
@@ -332,6 +332,33 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, '_, 'de, '_> {
                 visitor.visit_enum(UnitVariant(ordinal))
             }
             Shape::Struct(i) => read_struct(self.r, *i, self.def, visitor),
+            Shape::Union(i) => {
+                let table = self.r.table;
+                let t = table.ty(*i)?;
+                let Body::Union(cases) = &t.body else {
+                    return Err(ctx.error(ErrorKind::Invalid {
+                        what: format!("{} is not a union", t.name),
+                    }));
+                };
+                let (id, at) = crate::serializer::union::read_union_case_id(ctx)?;
+                let index = id.wrapping_sub(1);
+                let Some(case) = cases.get(index as usize) else {
+                    return Err(Error::at(
+                        ErrorKind::Invalid {
+                            what: format!("union case id {id} is not a case of {}", t.name),
+                        },
+                        at,
+                    ));
+                };
+                ctx.enter()?;
+                let v = visitor.visit_enum(UnionAccess {
+                    r: &mut *self.r,
+                    index,
+                    case: &case.value,
+                });
+                self.r.ctx.leave();
+                v
+            }
         }
     }
 
@@ -354,6 +381,86 @@ trait IntoDe<'de>: IntoDeserializer<'de, Error> + Sized {
 }
 
 impl<'de, T: IntoDeserializer<'de, Error>> IntoDe<'de> for T {}
+
+/// A union's case: its variant index and what it holds.
+struct UnionAccess<'s, 'c, 'de, 'r> {
+    r: &'s mut R<'c, 'de, 'r>,
+    index: u32,
+    case: &'s CaseValue,
+}
+
+impl<'de> de::EnumAccess<'de> for UnionAccess<'_, '_, 'de, '_> {
+    type Error = Error;
+    type Variant = Self;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, Self)> {
+        let v = seed.deserialize(self.index.into_de())?;
+        Ok((v, self))
+    }
+}
+
+impl UnionAccess<'_, '_, '_, '_> {
+    /// The flag of a case value: NOT_NULL, or REF_VALUE (which the official crate writes
+    /// before a struct case).
+    fn present(&mut self) -> Result<()> {
+        let at = self.r.ctx.reader.position();
+        match self.r.ctx.ref_flag()? {
+            RefFlag::NotNull | RefFlag::RefValue => Ok(()),
+            flag => Err(Error::at(
+                ErrorKind::TypeMismatch {
+                    expected: "a union case value".to_string(),
+                    found: format!("{flag:?}"),
+                },
+                at,
+            )),
+        }
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for UnionAccess<'_, '_, 'de, '_> {
+    type Error = Error;
+    fn unit_variant(self) -> Result<()> {
+        match self.case {
+            CaseValue::Unit => crate::serializer::union::read_union_unit(self.r.ctx),
+            _ => Err(<Error as de::Error>::custom(
+                "a unit case where the type has data",
+            )),
+        }
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(mut self, seed: S) -> Result<S::Value> {
+        let CaseValue::Value(shape) = self.case else {
+            return Err(<Error as de::Error>::custom(
+                "a value case where the type has none",
+            ));
+        };
+        self.present()?;
+        let def = check_type_id(self.r, shape)?;
+        seed.deserialize(PayloadDe {
+            r: self.r,
+            shape,
+            fixed: false,
+            def,
+        })
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
+        Err(<Error as de::Error>::custom(
+            "tuple variants are not supported",
+        ))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        mut self,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let &CaseValue::Struct(ci) = self.case else {
+            return Err(<Error as de::Error>::custom(
+                "a struct case where the type has none",
+            ));
+        };
+        self.present()?;
+        let def = read_type_info(self.r, ci)?;
+        read_struct(self.r, ci, def, visitor)
+    }
+}
 
 /// A unit variant by its ordinal.
 struct UnitVariant(u32);

@@ -45,12 +45,13 @@
 //! Fields of `bool`, the integers up to 64 bits, `f32`, `f64`, `String` (or `&str`,
 //! `Cow<str>`, borrowed from the input when it is UTF-8 on the wire), `Option<T>`, `Vec<T>`
 //! (a dense array for numbers and bools, BINARY for `u8`, else a LIST), maps, other serde
-//! structs with named fields and unit-only enums (ENUM), each mapped as the derive maps the
-//! same Rust type. serde's `rename`, `rename_all`, `skip` and `default` take effect as on the
+//! structs with named fields, unit-only enums (ENUM) and enums with data (tagged unions: a
+//! unit variant is an empty case, a newtype variant holds its value, a struct variant a case
+//! struct), each mapped as the derive maps the same Rust type. serde's `rename`, `rename_all`, `skip` and `default` take effect as on the
 //! derive: the name serde uses is the name on the wire.
 //!
-//! Refused at registration, with the field path: enums with data (tagged unions; derive
-//! `FuryObject` for them), tuples, tuple and unit structs, `char`, 128-bit integers,
+//! Refused at registration, with the field path: tuple variants with several fields, tuples,
+//! tuple and unit structs, `char`, 128-bit integers, `Option` as a union case,
 //! `()`, `#[serde(flatten)]`, untagged or internally tagged enums (what serde-reflection cannot
 //! trace as a struct or enum), and reference tracking on the `Fury`. Refused when
 //! serializing: `skip_serializing_if` (the field must always be there; use `Option<T>`).
@@ -137,7 +138,7 @@ impl<T: ::serde::Serialize> Serialize for Serde<T> {
         let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
         ser::write_payload(
             &mut ser::W { ctx, table },
-            &shape::Shape::Struct(i),
+            &table.shape_of(i),
             false,
             &self.0,
         )
@@ -148,10 +149,8 @@ impl<T: ::serde::Serialize> Serialize for Serde<T> {
         let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
         ctx.writer.u8(crate::types::header::XLANG);
         ctx.ref_flag(RefFlag::NotNull);
-        let shape = match t.body {
-            shape::Body::Struct(_) => shape::Shape::Struct(i),
-            _ => shape::Shape::Enum(i),
-        };
+        let _ = t;
+        let shape = table.shape_of(i);
         let mut w = ser::W { ctx, table };
         ser::write_type_info(&mut w, i)?;
         ser::write_payload(&mut w, &shape, false, &self.0)
@@ -184,10 +183,7 @@ impl<'de, T: ::serde::Deserialize<'de>> Deserialize<'de> for Serde<T> {
                 ))
             }
         }
-        let shape = match t.body {
-            shape::Body::Struct(_) => shape::Shape::Struct(i),
-            _ => shape::Shape::Enum(i),
-        };
+        let shape = table.shape_of(i);
         let mut r = de::R { ctx, table };
         let def = de::read_type_info(&mut r, i)?;
         let payload = de::PayloadDe {

@@ -4,7 +4,7 @@
 //! `StructDef::runs`), writing the fields of that run; no field is written out of its place,
 //! which keeps reference ids and meta-share indices in wire order.
 
-use super::shape::{Body, Shape, StructDef, Table};
+use super::shape::{Body, CaseValue, Shape, StructDef, Table};
 use crate::context::WriteContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::registry::{Registration, UserKind};
@@ -19,6 +19,52 @@ pub(crate) struct W<'c, 'a> {
 
 fn err(what: String) -> Error {
     Error::new(ErrorKind::Invalid { what })
+}
+
+fn unexpected(what: &str) -> Error {
+    Error::new(ErrorKind::TypeMismatch {
+        expected: "the traced layout".to_string(),
+        found: format!("serde value {what}"),
+    })
+}
+
+macro_rules! refuse {
+    ($($m:ident($($t:ty),*);)*) => {
+        $(fn $m(self, $(_: $t),*) -> Result<Self::Ok> { Err(unexpected(stringify!($m))) })*
+    };
+}
+
+macro_rules! refuse_compound {
+    () => {
+        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+            Err(unexpected("tuple"))
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleStruct> {
+            Err(unexpected("tuple struct"))
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeTupleVariant> {
+            Err(unexpected("tuple variant"))
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<Self::SerializeStructVariant> {
+            Err(unexpected("struct variant"))
+        }
+    };
 }
 
 /// Writes the type info of the traced type `i` (kind byte, then id, names or shared TypeDef).
@@ -101,6 +147,7 @@ pub(crate) fn write_payload<T: Serialize + ?Sized>(
 ) -> Result<()> {
     match shape {
         Shape::Struct(i) => write_struct(w, *i, v),
+        Shape::Union(i) => write_union(w, *i, v),
         Shape::Seq(e) if matches!(**e, Shape::Option(_)) => {
             let has_null = v.serialize(NullScan)?;
             v.serialize(PayloadSer {
@@ -144,6 +191,323 @@ pub(crate) fn write_struct<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) ->
     }
     w.ctx.leave();
     Ok(())
+}
+
+/// Writes the type info of a value of `shape` where the value is written whole (a union
+/// case): user types their own, the others their type id.
+fn write_value_type_info(w: &mut W, shape: &Shape) -> Result<()> {
+    match shape {
+        Shape::Struct(i) | Shape::Enum(i) | Shape::Union(i) => write_type_info(w, *i),
+        s => {
+            w.ctx.writer.u8(s.type_id(false) as u8);
+            Ok(())
+        }
+    }
+}
+
+/// Writes a union's payload: the case id (position + 1), then the case value whole (flag,
+/// type info, payload), or the NULL flag for a unit case. A case struct is written by runs
+/// as a struct is: the first in the call that finds the case, the others in calls of their
+/// own.
+pub(crate) fn write_union<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) -> Result<()> {
+    let table = w.table;
+    let t = table.ty(i)?;
+    let Body::Union(cases) = &t.body else {
+        return Err(err(format!("{} is not a union", t.name)));
+    };
+    w.ctx.enter()?;
+    let case_struct = v.serialize(UnionSer {
+        w: &mut *w,
+        cases,
+        name: &t.name,
+    })?;
+    if let Some(ci) = case_struct {
+        let Body::Struct(def) = &table.ty(ci)?.body else {
+            return Err(err(format!(
+                "{}: a case struct that is not a struct",
+                t.name
+            )));
+        };
+        let compress = w.ctx.compress_int();
+        for run in def.runs[compress as usize].iter().skip(1) {
+            v.serialize(CaseRun {
+                pass: StructPass {
+                    w: &mut *w,
+                    def,
+                    name: &t.name,
+                    run,
+                    next: 0,
+                    index: 0,
+                    fixed: !compress,
+                },
+            })?;
+        }
+        w.ctx.leave();
+    }
+    w.ctx.leave();
+    Ok(())
+}
+
+/// The first pass over a union value: writes the case, or for a case struct its head and
+/// first run; returns the case struct written, if any.
+struct UnionSer<'s, 'c, 'a> {
+    w: &'s mut W<'c, 'a>,
+    cases: &'s [super::shape::Case],
+    name: &'s str,
+}
+
+/// The case of variant `index` of the union `name`.
+fn case<'s>(cases: &'s [super::shape::Case], name: &str, index: u32) -> Result<&'s CaseValue> {
+    cases
+        .get(index as usize)
+        .map(|c| &c.value)
+        .ok_or_else(|| err(format!("{name}: no variant {index}")))
+}
+
+impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
+    type Ok = Option<usize>;
+    type Error = Error;
+    type SerializeSeq = Impossible<Option<usize>, Error>;
+    type SerializeTuple = Impossible<Option<usize>, Error>;
+    type SerializeTupleStruct = Impossible<Option<usize>, Error>;
+    type SerializeTupleVariant = Impossible<Option<usize>, Error>;
+    type SerializeMap = Impossible<Option<usize>, Error>;
+    type SerializeStruct = Impossible<Option<usize>, Error>;
+    type SerializeStructVariant = CaseHead<'s, 'c, 'a>;
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+    ) -> Result<Option<usize>> {
+        match case(self.cases, self.name, index)? {
+            CaseValue::Unit => {
+                self.w.ctx.writer.var_u32(index + 1);
+                self.w.ctx.ref_flag(RefFlag::Null);
+                Ok(None)
+            }
+            _ => Err(unexpected("unit variant")),
+        }
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        v: &T,
+    ) -> Result<Option<usize>> {
+        let CaseValue::Value(shape) = case(self.cases, self.name, index)? else {
+            return Err(unexpected("newtype variant"));
+        };
+        self.w.ctx.writer.var_u32(index + 1);
+        self.w.ctx.ref_flag(RefFlag::NotNull);
+        write_value_type_info(self.w, shape)?;
+        write_payload(self.w, shape, false, v)?;
+        Ok(None)
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<CaseHead<'s, 'c, 'a>> {
+        let &CaseValue::Struct(ci) = case(self.cases, self.name, index)? else {
+            return Err(unexpected("struct variant"));
+        };
+        let table = self.w.table;
+        let t = table.ty(ci)?;
+        let Body::Struct(def) = &t.body else {
+            return Err(err(format!(
+                "{}: a case struct that is not a struct",
+                t.name
+            )));
+        };
+        self.w.ctx.writer.var_u32(index + 1);
+        self.w.ctx.ref_flag(RefFlag::NotNull);
+        write_type_info(self.w, ci)?;
+        let compress = self.w.ctx.compress_int();
+        if !self.w.ctx.compatible() {
+            self.w.ctx.writer.i32(def.hash[compress as usize]);
+        }
+        self.w.ctx.enter()?;
+        const NONE: &[usize] = &[];
+        let run = def.runs[compress as usize]
+            .first()
+            .map_or(NONE, |r| r.as_slice());
+        Ok(CaseHead {
+            pass: StructPass {
+                w: self.w,
+                def,
+                name: &t.name,
+                run,
+                next: 0,
+                index: 0,
+                fixed: !compress,
+            },
+            ci,
+        })
+    }
+    refuse! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str);
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<Option<usize>> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<Option<usize>> {
+        v.serialize(self)
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(unexpected("sequence"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(unexpected("tuple"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(unexpected("tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(unexpected("tuple variant"))
+    }
+}
+
+/// The first run of a case struct's fields.
+struct CaseHead<'s, 'c, 'a> {
+    pass: StructPass<'s, 'c, 'a>,
+    ci: usize,
+}
+
+impl ser::SerializeStructVariant for CaseHead<'_, '_, '_> {
+    type Ok = Option<usize>;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.pass.field(key, v)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        self.pass.skipped(key)
+    }
+    fn end(self) -> Result<Option<usize>> {
+        let ci = self.ci;
+        self.pass.done()?;
+        Ok(Some(ci))
+    }
+}
+
+/// A later run of a case struct's fields.
+struct CaseRun<'s, 'c, 'a> {
+    pass: StructPass<'s, 'c, 'a>,
+}
+
+impl<'s, 'c, 'a> ser::Serializer for CaseRun<'s, 'c, 'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = StructPass<'s, 'c, 'a>;
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<StructPass<'s, 'c, 'a>> {
+        Ok(self.pass)
+    }
+    refuse! {
+        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
+        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
+        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
+        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
+        serialize_unit_struct(&'static str);
+        serialize_unit_variant(&'static str, u32, &'static str);
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<()> {
+        Err(unexpected("newtype variant"))
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+        Err(unexpected("sequence"))
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+        Err(unexpected("map"))
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+        Err(unexpected("struct"))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(unexpected("tuple"))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        Err(unexpected("tuple struct"))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(unexpected("tuple variant"))
+    }
+}
+
+impl ser::SerializeStructVariant for StructPass<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.field(key, v)
+    }
+    fn skip_field(&mut self, key: &'static str) -> Result<()> {
+        self.skipped(key)
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
 }
 
 /// One pass over a struct's fields, writing those of `run`.
@@ -205,52 +569,6 @@ impl StructPass<'_, '_, '_> {
         }
         Ok(())
     }
-}
-
-fn unexpected(what: &str) -> Error {
-    Error::new(ErrorKind::TypeMismatch {
-        expected: "the traced layout".to_string(),
-        found: format!("serde value {what}"),
-    })
-}
-
-macro_rules! refuse {
-    ($($m:ident($($t:ty),*);)*) => {
-        $(fn $m(self, $(_: $t),*) -> Result<()> { Err(unexpected(stringify!($m))) })*
-    };
-}
-
-macro_rules! refuse_compound {
-    () => {
-        fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-            Err(unexpected("tuple"))
-        }
-        fn serialize_tuple_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleStruct> {
-            Err(unexpected("tuple struct"))
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeTupleVariant> {
-            Err(unexpected("tuple variant"))
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<Self::SerializeStructVariant> {
-            Err(unexpected("struct variant"))
-        }
-    };
 }
 
 impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {

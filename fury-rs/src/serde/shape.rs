@@ -36,6 +36,8 @@ pub(crate) enum Shape {
     Struct(usize),
     /// A unit-only enum of the table (its index).
     Enum(usize),
+    /// An enum with data of the table (its index): a tagged union.
+    Union(usize),
 }
 
 impl Shape {
@@ -66,6 +68,7 @@ impl Shape {
             Shape::Map(..) => T::Map,
             Shape::Struct(_) => T::Struct,
             Shape::Enum(_) => T::Enum,
+            Shape::Union(_) => T::Union,
         }
     }
 
@@ -115,8 +118,10 @@ impl Shape {
                 t.children.push(v.field_type(table, registry, false));
                 t
             }
-            // An enum field names ENUM whatever its registration (as the derive's).
+            // An enum (union) field names ENUM (UNION) whatever its registration, as the
+            // derive's.
             Shape::Enum(_) => FieldType::leaf(TypeId::Enum),
+            Shape::Union(_) => FieldType::leaf(TypeId::Union),
             Shape::Struct(i) => {
                 let named = table
                     .types
@@ -155,9 +160,28 @@ pub(crate) enum Body {
     Struct(StructDef),
     /// A unit-only enum: its variant names, in declaration order (the ordinals).
     Enum(Vec<String>),
+    /// An enum with data: its cases in declaration order (case id = position + 1).
+    Union(Vec<Case>),
     /// Registered, not laid out yet (while the types of one registration refer to each
     /// other).
     Pending(UserKind),
+}
+
+/// One case of a union.
+#[derive(Debug)]
+pub(crate) struct Case {
+    pub value: CaseValue,
+}
+
+/// What a union case holds.
+#[derive(Debug)]
+pub(crate) enum CaseValue {
+    /// Nothing: written as a NULL flag.
+    Unit,
+    /// One value (a newtype variant).
+    Value(Shape),
+    /// Several named fields: a case struct of the table (its index).
+    Struct(usize),
 }
 
 /// A traced type: its serde name, its registry entry and its layout.
@@ -190,6 +214,15 @@ impl Table {
                 what: format!("serde type {i} is not registered"),
             })
         })
+    }
+
+    /// The shape of a value of the traced type at `i`.
+    pub(crate) fn shape_of(&self, i: usize) -> Shape {
+        match self.types.get(i).map(|t| &t.body) {
+            Some(Body::Enum(_)) => Shape::Enum(i),
+            Some(Body::Union(_)) => Shape::Union(i),
+            _ => Shape::Struct(i),
+        }
     }
 
     /// The traced type of the Rust type named `rust`, if registered.
@@ -261,13 +294,7 @@ pub(crate) fn add_traced(
             {
                 UserKind::Enum
             }
-            ContainerFormat::Enum(_) => {
-                return Err(unsupported(
-                    name,
-                    "an enum with data (a tagged union) is not supported by the serde path \
-                     yet; derive FuryObject for it",
-                ))
-            }
+            ContainerFormat::Enum(_) => UserKind::Union,
             ContainerFormat::UnitStruct => {
                 return Err(unsupported(name, "a unit struct has no xlang form"))
             }
@@ -288,7 +315,7 @@ pub(crate) fn add_traced(
             }
         };
         let placeholder = [Vec::new(), Vec::new()];
-        let entry = registry.add_traced(kind, registration, name.clone(), placeholder)?;
+        let entry = registry.add_traced(kind, registration.clone(), name.clone(), placeholder)?;
         let index = table.types.len();
         table.by_name.insert(name.clone(), index);
         table.types.push(Arc::new(TyDef {
@@ -296,17 +323,80 @@ pub(crate) fn add_traced(
             entry: entry as u32,
             body: Body::Pending(kind),
         }));
-        new.push((index, format));
+        new.push((index, Layout::Container(format)));
+        // The case structs of the variants with several fields, registered with the union
+        // (as the derive registers them).
+        if let ContainerFormat::Enum(variants) = format {
+            for v in variants.values() {
+                match &v.value {
+                    VariantFormat::Struct(fields) => {
+                        let key = case_key(name, &v.name);
+                        let reg = crate::registry::case_struct_registration(&registration, &v.name);
+                        let entry = registry.add_traced(
+                            UserKind::Struct,
+                            reg,
+                            key.clone(),
+                            [Vec::new(), Vec::new()],
+                        )?;
+                        let index = table.types.len();
+                        table.by_name.insert(key.clone(), index);
+                        table.types.push(Arc::new(TyDef {
+                            name: key,
+                            entry: entry as u32,
+                            body: Body::Pending(UserKind::Struct),
+                        }));
+                        new.push((index, Layout::Case(fields)));
+                    }
+                    VariantFormat::Tuple(_) => {
+                        return Err(unsupported(
+                            &format!("{name}::{}", v.name),
+                            "a tuple variant with several fields is not supported by the \
+                             serde path yet; give it named fields",
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
     }
     // Then their layouts.
-    for &(index, format) in &new {
+    for &(index, layout) in &new {
         let name = table.types[index].name.clone();
-        let body = match format {
-            ContainerFormat::Struct(fields) => Body::Struct(struct_def(&table, &name, fields)?),
-            ContainerFormat::Enum(variants) => {
+        let body = match layout {
+            Layout::Container(ContainerFormat::Struct(fields)) | Layout::Case(fields) => {
+                Body::Struct(struct_def(&table, &name, fields)?)
+            }
+            Layout::Container(ContainerFormat::Enum(variants))
+                if variants
+                    .values()
+                    .all(|v| matches!(v.value, VariantFormat::Unit)) =>
+            {
                 Body::Enum(variants.values().map(|v| v.name.clone()).collect())
             }
-            _ => Body::Pending(UserKind::Struct),
+            Layout::Container(ContainerFormat::Enum(variants)) => {
+                let mut cases = Vec::with_capacity(variants.len());
+                for v in variants.values() {
+                    let path = format!("{name}::{}", v.name);
+                    let value = match &v.value {
+                        VariantFormat::NewType(f) => match shape(&table, f, &path)? {
+                            Shape::Option(_) => {
+                                return Err(unsupported(&path, "a case holding an Option"))
+                            }
+                            s => CaseValue::Value(s),
+                        },
+                        VariantFormat::Struct(_) => {
+                            let key = case_key(&name, &v.name);
+                            CaseValue::Struct(*table.by_name.get(&key).ok_or_else(|| {
+                                unsupported(&path, "its case struct is not registered")
+                            })?)
+                        }
+                        _ => CaseValue::Unit,
+                    };
+                    cases.push(Case { value });
+                }
+                Body::Union(cases)
+            }
+            Layout::Container(_) => Body::Pending(UserKind::Struct),
         };
         let entry = table.types[index].entry;
         table.types[index] = Arc::new(TyDef { name, entry, body });
@@ -325,6 +415,19 @@ pub(crate) fn add_traced(
         .ok_or_else(|| unsupported(root, "not traced"))?;
     *registry.serde_table_mut() = table;
     Ok(at)
+}
+
+/// What a new type is laid out from.
+#[derive(Clone, Copy)]
+enum Layout<'f> {
+    Container(&'f ContainerFormat),
+    /// The fields of a variant, for its case struct.
+    Case(&'f Vec<Named<Format>>),
+}
+
+/// The table's key of the case struct of `variant` of the union `name`.
+fn case_key(name: &str, variant: &str) -> String {
+    format!("{name}::{variant}")
 }
 
 /// Every container name reached from `name`, depth first, each once.
@@ -432,6 +535,7 @@ fn shape(table: &Table, f: &Format, path: &str) -> Result<Shape> {
                 .ok_or_else(|| unsupported(path, &format!("{n} is not traced")))?;
             match table.types.get(i).map(|t| &t.body) {
                 Some(Body::Enum(_) | Body::Pending(UserKind::Enum)) => Shape::Enum(i),
+                Some(Body::Union(_) | Body::Pending(UserKind::Union)) => Shape::Union(i),
                 _ => Shape::Struct(i),
             }
         }
