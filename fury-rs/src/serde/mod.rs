@@ -221,8 +221,22 @@ impl ::serde::de::Error for Error {
 
 fn trace<T: ::serde::Deserialize<'static>>(
     tracer: &mut serde_reflection::Tracer,
+    samples: &'static serde_reflection::Samples,
 ) -> serde_reflection::Result<()> {
-    tracer.trace_simple_type::<T>().map(|_| ())
+    tracer.trace_type::<T>(samples).map(|_| ())
+}
+
+/// A tracer that uses the recorded samples of structs (the default uses them only for
+/// newtype and tuple structs).
+fn tracer() -> serde_reflection::Tracer {
+    serde_reflection::Tracer::new(
+        serde_reflection::TracerConfig::default().record_samples_for_structs(true),
+    )
+}
+
+fn no_samples() -> &'static serde_reflection::Samples {
+    static EMPTY: std::sync::OnceLock<serde_reflection::Samples> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(serde_reflection::Samples::new)
 }
 
 impl Fury {
@@ -269,6 +283,67 @@ impl Fury {
         }))
     }
 
+    /// Gives serde-reflection a value to trace with: a type whose `Deserialize` refuses the
+    /// values tracing makes up (a struct that validates its fields, say) is traced from a
+    /// sample instead. Add the samples before registering the types that hold them. Samples
+    /// are kept for the rest of the process (serde-reflection borrows them for every type
+    /// traced), so give them at start-up, not per request.
+    ///
+    /// ```
+    /// use serde::{de, Deserialize, Deserializer, Serialize};
+    ///
+    /// /// A percentage: `Deserialize` refuses values above 100.
+    /// #[derive(Serialize, Debug, PartialEq)]
+    /// struct Percent { value: u8 }
+    ///
+    /// impl<'de> Deserialize<'de> for Percent {
+    ///     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+    ///         #[derive(Deserialize)]
+    ///         #[serde(rename = "Percent")]
+    ///         struct Raw { value: u8 }
+    ///         let raw = Raw::deserialize(d)?;
+    ///         if raw.value > 100 || raw.value == 0 {
+    ///             return Err(de::Error::custom("not a percentage in 1..=100"));
+    ///         }
+    ///         Ok(Percent { value: raw.value })
+    ///     }
+    /// }
+    ///
+    /// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    /// struct Progress { done: Percent }
+    ///
+    /// let mut fury = fury::Fury::builder().compatible(false).build();
+    /// // Tracing makes up a value 0, which `Percent` refuses.
+    /// assert!(fury.register_serde::<Progress>().is_err());
+    /// fury.add_serde_sample(Percent { value: 50 })?;
+    /// fury.register_serde::<Progress>()?;
+    /// let p = Progress { done: Percent { value: 80 } };
+    /// let bytes = fury.serialize(&fury::serde::Serde(&p))?;
+    /// assert_eq!(fury.deserialize::<fury::serde::Serde<Progress>>(&bytes)?.0, p);
+    /// # Ok::<(), fury::Error>(())
+    /// ```
+    pub fn add_serde_sample<V>(&mut self, value: V) -> Result<&mut Self>
+    where
+        V: ::serde::Serialize + Send + Sync + 'static,
+    {
+        let mut set = self.registry.serde_table().samples.clone();
+        set.values.push(std::sync::Arc::new(move |tracer, samples| {
+            tracer.trace_value(samples, &value).map(drop)
+        }));
+        let mut samples = serde_reflection::Samples::new();
+        let mut scratch = tracer();
+        for v in &set.values {
+            v(&mut scratch, &mut samples).map_err(|e| {
+                Error::new(ErrorKind::Invalid {
+                    what: format!("a serde sample could not be traced: {}", e.explanation()),
+                })
+            })?;
+        }
+        set.samples = Some(Box::leak(Box::new(samples)));
+        self.registry.serde_table_mut().samples = set;
+        Ok(self)
+    }
+
     fn register_serde_as<T>(&mut self, registration: Option<Registration>) -> Result<&mut Self>
     where
         T: ::serde::Serialize + ::serde::Deserialize<'static>,
@@ -285,14 +360,24 @@ impl Fury {
             ));
         }
         // Replay the earlier registrations, so that the enums they traced are complete.
-        let mut tracer = serde_reflection::Tracer::new(serde_reflection::TracerConfig::default());
-        let traces = self.registry.serde_table().traces.clone();
-        for t in &traces {
-            t(&mut tracer).map_err(|e| fail(e.to_string()))?;
+        let mut tracer = tracer();
+        let table = self.registry.serde_table();
+        let samples = table.samples.samples.unwrap_or_else(no_samples);
+        // The tracer knows the formats of the samples' types only if it traced them.
+        let mut scratch = serde_reflection::Samples::new();
+        for v in &table.samples.values {
+            v(&mut tracer, &mut scratch).map_err(|e| fail(e.to_string()))?;
         }
-        let (format, _) = tracer
-            .trace_simple_type::<T>()
-            .map_err(|e| fail(e.explanation()))?;
+        for t in table.traces.clone() {
+            t(&mut tracer, samples).map_err(|e| fail(e.to_string()))?;
+        }
+        let (format, _) = tracer.trace_type::<T>(samples).map_err(|e| {
+            fail(format!(
+                "{} (a type whose Deserialize checks its values needs a sample: \
+                 Fury::add_serde_sample)",
+                e.explanation()
+            ))
+        })?;
         let serde_reflection::Format::TypeName(name) = format else {
             return Err(fail(
                 "only structs with named fields and enums can be registered".to_string(),

@@ -192,9 +192,39 @@ pub(crate) struct TyDef {
     pub body: Body,
 }
 
-/// Traces one Rust type into a tracer (kept to replay every registration in a fresh tracer:
-/// a nested enum is complete only if it was traced on its own before).
-pub(crate) type TraceFn = fn(&mut serde_reflection::Tracer) -> serde_reflection::Result<()>;
+/// Traces one Rust type into a tracer with the samples given (kept to replay every
+/// registration in a fresh tracer: a nested enum is complete only if it was traced on its own
+/// before).
+pub(crate) type TraceFn = fn(
+    &mut serde_reflection::Tracer,
+    &'static serde_reflection::Samples,
+) -> serde_reflection::Result<()>;
+
+/// Records one sample value into a tracer's samples.
+pub(crate) type SampleFn = Arc<
+    dyn Fn(
+            &mut serde_reflection::Tracer,
+            &mut serde_reflection::Samples,
+        ) -> serde_reflection::Result<()>
+        + Send
+        + Sync,
+>;
+
+/// The sample values given with `Fury::add_serde_sample`, and the samples they make.
+#[derive(Clone, Default)]
+pub(crate) struct SampleSet {
+    pub values: Vec<SampleFn>,
+    /// Built when a value is added. serde-reflection reads samples for the lifetime of the
+    /// values it deserializes, and a type that borrows is traced as `T<'static>`, so they
+    /// live for the rest of the process (one set per value added, at start-up).
+    pub samples: Option<&'static serde_reflection::Samples>,
+}
+
+impl std::fmt::Debug for SampleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SampleSet({} values)", self.values.len())
+    }
+}
 
 /// The serde types of one registry.
 #[derive(Debug, Clone, Default)]
@@ -204,6 +234,7 @@ pub(crate) struct Table {
     /// `std::any::type_name` of each registered Rust type, to its traced type.
     pub roots: HashMap<&'static str, usize>,
     pub traces: Vec<TraceFn>,
+    pub samples: SampleSet,
 }
 
 impl Table {
