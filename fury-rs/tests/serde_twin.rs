@@ -595,3 +595,101 @@ mod generated {
         }
     }
 }
+
+mod plain_tuple {
+    use serde::{Deserialize, Serialize};
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct UserId(pub u64);
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Point(pub i32, pub i32);
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub enum Mark {
+        At(i32, i32),
+        Named(String),
+        Gone,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    pub struct Ids {
+        pub user: UserId,
+        pub at: Point,
+        pub path: Vec<Point>,
+        pub mark: Mark,
+    }
+}
+
+mod derived_tuple {
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct UserId(pub u64);
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Point(pub i32, pub i32);
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub enum Mark {
+        At(i32, i32),
+        Named(String),
+        Gone,
+    }
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    pub struct Ids {
+        pub user: UserId,
+        pub at: Point,
+        pub path: Vec<Point>,
+        pub mark: Mark,
+    }
+}
+
+#[test]
+fn tuple_structs_and_tuple_variants_write_the_derives_bytes() {
+    use derived_tuple as d;
+    use plain_tuple as p;
+    for (compatible, compress) in configs() {
+        let mut s = Fury::builder()
+            .compatible(compatible)
+            .compress_int(compress)
+            .build();
+        let mut f = Fury::builder()
+            .compatible(compatible)
+            .compress_int(compress)
+            .build();
+        s.register_serde_by_id::<p::UserId>(80).unwrap();
+        s.register_serde_by_id::<p::Point>(81).unwrap();
+        s.register_serde_by_id::<p::Mark>(82).unwrap();
+        s.register_serde_by_id::<p::Ids>(83).unwrap();
+        f.register_by_id::<d::UserId>(80).unwrap();
+        f.register_by_id::<d::Point>(81).unwrap();
+        f.register_by_id::<d::Mark>(82).unwrap();
+        f.register_by_id::<d::Ids>(83).unwrap();
+        for (pm, dm) in [
+            (p::Mark::At(3, -4), d::Mark::At(3, -4)),
+            (p::Mark::Named("n".into()), d::Mark::Named("n".into())),
+            (p::Mark::Gone, d::Mark::Gone),
+        ] {
+            let v = p::Ids {
+                user: p::UserId(u64::MAX),
+                at: p::Point(1, -1),
+                path: vec![p::Point(0, 0), p::Point(7, 8)],
+                mark: pm,
+            };
+            let t = d::Ids {
+                user: d::UserId(u64::MAX),
+                at: d::Point(1, -1),
+                path: vec![d::Point(0, 0), d::Point(7, 8)],
+                mark: dm,
+            };
+            let mine = s.serialize(&Serde(&v)).unwrap();
+            let theirs = f.serialize(&t).unwrap();
+            assert_eq!(
+                mine, theirs,
+                "compatible={compatible} compress={compress} {v:?}"
+            );
+            assert_eq!(s.deserialize::<Serde<p::Ids>>(&theirs).unwrap().0, v);
+            assert_eq!(f.deserialize::<d::Ids>(&mine).unwrap(), t);
+        }
+        // A newtype as the root.
+        let mine = s.serialize(&Serde(p::UserId(5))).unwrap();
+        assert_eq!(mine, f.serialize(&d::UserId(5)).unwrap());
+        assert_eq!(
+            s.deserialize::<Serde<p::UserId>>(&mine).unwrap().0,
+            p::UserId(5)
+        );
+    }
+}

@@ -441,10 +441,15 @@ impl<'de> de::VariantAccess<'de> for UnionAccess<'_, '_, 'de, '_> {
             def,
         })
     }
-    fn tuple_variant<V: Visitor<'de>>(self, _: usize, _: V) -> Result<V::Value> {
-        Err(<Error as de::Error>::custom(
-            "tuple variants are not supported",
-        ))
+    fn tuple_variant<V: Visitor<'de>>(mut self, _: usize, visitor: V) -> Result<V::Value> {
+        let &CaseValue::Struct(ci) = self.case else {
+            return Err(<Error as de::Error>::custom(
+                "a tuple case where the type has none",
+            ));
+        };
+        self.present()?;
+        let def = read_type_info(self.r, ci)?;
+        read_struct(self.r, ci, def, visitor)
     }
     fn struct_variant<V: Visitor<'de>>(
         mut self,
@@ -889,14 +894,20 @@ pub(crate) fn read_struct<'de, V: Visitor<'de>>(
         Steps::Local(&s.order[compress as usize], !compress)
     };
     r.ctx.enter()?;
-    let v = visitor.visit_map(FieldsAccess {
+    let access = FieldsAccess {
         r: &mut *r,
         def: s,
         name: &t.name,
         steps,
         pos: 0,
         current: None,
-    });
+        last: None,
+    };
+    let v = if s.tuple {
+        visitor.visit_seq(access)
+    } else {
+        visitor.visit_map(access)
+    };
     r.ctx.leave();
     // serde's "missing field" knows the field, not the struct.
     v.map_err(|e| match e.kind() {
@@ -928,6 +939,31 @@ struct FieldsAccess<'s, 'c, 'de, 'r> {
     pos: usize,
     /// The field whose value comes next (declaration index).
     current: Option<usize>,
+    /// The field read last, for a tuple struct (whose fields serde takes in order).
+    last: Option<usize>,
+}
+
+impl<'de> de::SeqAccess<'de> for FieldsAccess<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let Some(decl) = de::MapAccess::next_key_seed(self, std::marker::PhantomData::<u64>)?
+        else {
+            return Ok(None);
+        };
+        let expected = self.last.map_or(0, |l| l + 1);
+        if decl as usize != expected {
+            return Err(self.r.ctx.error(ErrorKind::Unsupported {
+                what: format!(
+                    "{}: the peer's fields of this tuple struct do not come in declaration \
+                     order (field _{decl} where _{expected} was expected)",
+                    self.name
+                ),
+            }));
+        }
+        self.last = Some(expected);
+        de::MapAccess::next_value_seed(self, seed).map(Some)
+    }
 }
 
 impl<'de> de::MapAccess<'de> for FieldsAccess<'_, '_, 'de, '_> {

@@ -50,8 +50,13 @@
 //! struct), each mapped as the derive maps the same Rust type. serde's `rename`, `rename_all`, `skip` and `default` take effect as on the
 //! derive: the name serde uses is the name on the wire.
 //!
-//! Refused at registration, with the field path: tuple variants with several fields, tuples,
-//! tuple and unit structs, `char`, 128-bit integers, `Option` as a union case,
+//! Tuple structs and tuple variants are structs with fields `_0`, `_1`, ... as for the derive
+//! (a newtype struct too; `#[serde(transparent)]` is the inner value), provided their wire
+//! order is their declaration order (serde reads their fields in order; the wire puts
+//! primitives first, so `Line(String, u32)` is refused: give it named fields).
+//!
+//! Refused at registration, with the field path: tuples, unit structs, `char`, 128-bit
+//! integers, `Option` as a union case,
 //! `()`, `#[serde(flatten)]`, untagged or internally tagged enums (what serde-reflection cannot
 //! trace as a struct or enum), and reference tracking on the `Fury`. Refused when
 //! serializing: `skip_serializing_if` (the field must always be there; use `Option<T>`).

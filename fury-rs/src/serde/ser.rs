@@ -270,7 +270,7 @@ impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
     type SerializeSeq = Impossible<Option<usize>, Error>;
     type SerializeTuple = Impossible<Option<usize>, Error>;
     type SerializeTupleStruct = Impossible<Option<usize>, Error>;
-    type SerializeTupleVariant = Impossible<Option<usize>, Error>;
+    type SerializeTupleVariant = CaseHead<'s, 'c, 'a>;
     type SerializeMap = Impossible<Option<usize>, Error>;
     type SerializeStruct = Impossible<Option<usize>, Error>;
     type SerializeStructVariant = CaseHead<'s, 'c, 'a>;
@@ -313,41 +313,16 @@ impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
         _: &'static str,
         _: usize,
     ) -> Result<CaseHead<'s, 'c, 'a>> {
-        let &CaseValue::Struct(ci) = case(self.cases, self.name, index)? else {
-            return Err(unexpected("struct variant"));
-        };
-        let table = self.w.table;
-        let t = table.ty(ci)?;
-        let Body::Struct(def) = &t.body else {
-            return Err(err(format!(
-                "{}: a case struct that is not a struct",
-                t.name
-            )));
-        };
-        self.w.ctx.writer.var_u32(index + 1);
-        self.w.ctx.ref_flag(RefFlag::NotNull);
-        write_type_info(self.w, ci)?;
-        let compress = self.w.ctx.compress_int();
-        if !self.w.ctx.compatible() {
-            self.w.ctx.writer.i32(def.hash[compress as usize]);
-        }
-        self.w.ctx.enter()?;
-        const NONE: &[usize] = &[];
-        let run = def.runs[compress as usize]
-            .first()
-            .map_or(NONE, |r| r.as_slice());
-        Ok(CaseHead {
-            pass: StructPass {
-                w: self.w,
-                def,
-                name: &t.name,
-                run,
-                next: 0,
-                index: 0,
-                fixed: !compress,
-            },
-            ci,
-        })
+        self.case_struct(index)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        index: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<CaseHead<'s, 'c, 'a>> {
+        self.case_struct(index)
     }
     refuse! {
         serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
@@ -385,14 +360,46 @@ impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
     ) -> Result<Self::SerializeTupleStruct> {
         Err(unexpected("tuple struct"))
     }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(unexpected("tuple variant"))
+}
+
+impl<'s, 'c, 'a> UnionSer<'s, 'c, 'a> {
+    /// The head of a case struct (case id, flag, type info, hash) and its first run.
+    fn case_struct(self, index: u32) -> Result<CaseHead<'s, 'c, 'a>> {
+        let &CaseValue::Struct(ci) = case(self.cases, self.name, index)? else {
+            return Err(unexpected("struct variant"));
+        };
+        let table = self.w.table;
+        let t = table.ty(ci)?;
+        let Body::Struct(def) = &t.body else {
+            return Err(err(format!(
+                "{}: a case struct that is not a struct",
+                t.name
+            )));
+        };
+        self.w.ctx.writer.var_u32(index + 1);
+        self.w.ctx.ref_flag(RefFlag::NotNull);
+        write_type_info(self.w, ci)?;
+        let compress = self.w.ctx.compress_int();
+        if !self.w.ctx.compatible() {
+            self.w.ctx.writer.i32(def.hash[compress as usize]);
+        }
+        self.w.ctx.enter()?;
+        const NONE: &[usize] = &[];
+        let run = def.runs[compress as usize]
+            .first()
+            .map_or(NONE, |r| r.as_slice());
+        Ok(CaseHead {
+            pass: StructPass {
+                w: self.w,
+                def,
+                name: &t.name,
+                run,
+                next: 0,
+                index: 0,
+                fixed: !compress,
+            },
+            ci,
+        })
     }
 }
 
@@ -400,6 +407,19 @@ impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
 struct CaseHead<'s, 'c, 'a> {
     pass: StructPass<'s, 'c, 'a>,
     ci: usize,
+}
+
+impl ser::SerializeTupleVariant for CaseHead<'_, '_, '_> {
+    type Ok = Option<usize>;
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.pass.field("", v)
+    }
+    fn end(self) -> Result<Option<usize>> {
+        let ci = self.ci;
+        self.pass.done()?;
+        Ok(Some(ci))
+    }
 }
 
 impl ser::SerializeStructVariant for CaseHead<'_, '_, '_> {
@@ -429,7 +449,7 @@ impl<'s, 'c, 'a> ser::Serializer for CaseRun<'s, 'c, 'a> {
     type SerializeSeq = Impossible<(), Error>;
     type SerializeTuple = Impossible<(), Error>;
     type SerializeTupleStruct = Impossible<(), Error>;
-    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeTupleVariant = StructPass<'s, 'c, 'a>;
     type SerializeMap = Impossible<(), Error>;
     type SerializeStruct = Impossible<(), Error>;
     type SerializeStructVariant = StructPass<'s, 'c, 'a>;
@@ -492,7 +512,7 @@ impl<'s, 'c, 'a> ser::Serializer for CaseRun<'s, 'c, 'a> {
         _: &'static str,
         _: usize,
     ) -> Result<Self::SerializeTupleVariant> {
-        Err(unexpected("tuple variant"))
+        Ok(self.pass)
     }
 }
 
@@ -536,7 +556,7 @@ impl StructPass<'_, '_, '_> {
             .fields
             .get(i)
             .ok_or_else(|| err(format!("{}: more fields than traced", self.name)))?;
-        if f.name != key {
+        if !self.def.tuple && f.name != key {
             return Err(err(format!(
                 "{}: serde wrote field `{key}` where the traced layout has `{}`",
                 self.name, f.name
@@ -576,7 +596,7 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
     type Error = Error;
     type SerializeSeq = Impossible<(), Error>;
     type SerializeTuple = Impossible<(), Error>;
-    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleStruct = Self;
     type SerializeTupleVariant = Impossible<(), Error>;
     type SerializeMap = Impossible<(), Error>;
     type SerializeStruct = Self;
@@ -585,7 +605,16 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
     fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
         Ok(self)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        mut self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<()> {
+        if self.def.tuple {
+            // A newtype struct: its one field `_0`.
+            self.field("_0", v)?;
+            return self.done();
+        }
         v.serialize(self)
     }
     refuse! {
@@ -615,7 +644,56 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
     fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
         Err(unexpected("map"))
     }
-    refuse_compound!();
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
+        Err(unexpected("tuple"))
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        if self.def.tuple {
+            Ok(self)
+        } else {
+            Err(unexpected("tuple struct"))
+        }
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        Err(unexpected("tuple variant"))
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        Err(unexpected("struct variant"))
+    }
+}
+
+impl ser::SerializeTupleStruct for StructPass<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.field("", v)
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
+}
+
+impl ser::SerializeTupleVariant for StructPass<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.field("", v)
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
 }
 
 impl ser::SerializeStruct for StructPass<'_, '_, '_> {

@@ -152,6 +152,9 @@ pub(crate) struct StructDef {
     pub order: [Vec<usize>; 2],
     pub runs: [Vec<Vec<usize>>; 2],
     pub hash: [i32; 2],
+    /// A tuple struct (fields `_0`, `_1`, ...): serde hands its fields over without names
+    /// and reads them as a sequence, in declaration order.
+    pub tuple: bool,
 }
 
 /// What a traced type is.
@@ -329,13 +332,7 @@ pub(crate) fn add_traced(
             ContainerFormat::UnitStruct => {
                 return Err(unsupported(name, "a unit struct has no xlang form"))
             }
-            ContainerFormat::NewTypeStruct(_) | ContainerFormat::TupleStruct(_) => {
-                return Err(unsupported(
-                    name,
-                    "a tuple struct is not supported by the serde path yet; give it named \
-                     fields or derive FuryObject for it",
-                ))
-            }
+            ContainerFormat::NewTypeStruct(_) | ContainerFormat::TupleStruct(_) => UserKind::Struct,
         };
         let registration = if name == root {
             root_registration.clone()
@@ -359,8 +356,13 @@ pub(crate) fn add_traced(
         // (as the derive registers them).
         if let ContainerFormat::Enum(variants) = format {
             for v in variants.values() {
-                match &v.value {
-                    VariantFormat::Struct(fields) => {
+                let layout = match &v.value {
+                    VariantFormat::Struct(fields) => Layout::Case(fields),
+                    VariantFormat::Tuple(fields) => Layout::TupleCase(fields),
+                    _ => continue,
+                };
+                {
+                    {
                         let key = case_key(name, &v.name);
                         let reg = crate::registry::case_struct_registration(&registration, &v.name);
                         let entry = registry.add_traced(
@@ -376,16 +378,8 @@ pub(crate) fn add_traced(
                             entry: entry as u32,
                             body: Body::Pending(UserKind::Struct),
                         }));
-                        new.push((index, Layout::Case(fields)));
+                        new.push((index, layout));
                     }
-                    VariantFormat::Tuple(_) => {
-                        return Err(unsupported(
-                            &format!("{name}::{}", v.name),
-                            "a tuple variant with several fields is not supported by the \
-                             serde path yet; give it named fields",
-                        ))
-                    }
-                    _ => {}
                 }
             }
         }
@@ -395,7 +389,16 @@ pub(crate) fn add_traced(
         let name = table.types[index].name.clone();
         let body = match layout {
             Layout::Container(ContainerFormat::Struct(fields)) | Layout::Case(fields) => {
-                Body::Struct(struct_def(&table, &name, fields)?)
+                Body::Struct(struct_def(&table, &name, fields, false)?)
+            }
+            Layout::Container(ContainerFormat::NewTypeStruct(f)) => Body::Struct(struct_def(
+                &table,
+                &name,
+                &tuple_fields(std::slice::from_ref(&**f)),
+                true,
+            )?),
+            Layout::Container(ContainerFormat::TupleStruct(fs)) | Layout::TupleCase(fs) => {
+                Body::Struct(struct_def(&table, &name, &tuple_fields(fs), true)?)
             }
             Layout::Container(ContainerFormat::Enum(variants))
                 if variants
@@ -415,7 +418,7 @@ pub(crate) fn add_traced(
                             }
                             s => CaseValue::Value(s),
                         },
-                        VariantFormat::Struct(_) => {
+                        VariantFormat::Struct(_) | VariantFormat::Tuple(_) => {
                             let key = case_key(&name, &v.name);
                             CaseValue::Struct(*table.by_name.get(&key).ok_or_else(|| {
                                 unsupported(&path, "its case struct is not registered")
@@ -454,6 +457,19 @@ enum Layout<'f> {
     Container(&'f ContainerFormat),
     /// The fields of a variant, for its case struct.
     Case(&'f Vec<Named<Format>>),
+    /// The fields of a tuple variant, for its case struct.
+    TupleCase(&'f Vec<Format>),
+}
+
+/// The fields of a tuple struct or variant, named as the derive names them: `_0`, `_1`, ...
+fn tuple_fields(fs: &[Format]) -> Vec<Named<Format>> {
+    fs.iter()
+        .enumerate()
+        .map(|(i, f)| Named {
+            name: format!("_{i}"),
+            value: f.clone(),
+        })
+        .collect()
 }
 
 /// The table's key of the case struct of `variant` of the union `name`.
@@ -602,7 +618,12 @@ fn element(table: &Table, f: &Format, path: &str) -> Result<Shape> {
     shape(table, f, path)
 }
 
-fn struct_def(table: &Table, name: &str, fields: &[Named<Format>]) -> Result<StructDef> {
+fn struct_def(
+    table: &Table,
+    name: &str,
+    fields: &[Named<Format>],
+    tuple: bool,
+) -> Result<StructDef> {
     let mut defs = Vec::with_capacity(fields.len());
     for Named { name: f, value } in fields {
         defs.push(FieldDef {
@@ -635,6 +656,18 @@ fn struct_def(table: &Table, name: &str, fields: &[Named<Format>]) -> Result<Str
             .collect();
         sort_keys(&keys)
     });
+    if tuple
+        && order
+            .iter()
+            .any(|o| o.iter().enumerate().any(|(i, &f)| i != f))
+    {
+        return Err(unsupported(
+            name,
+            "the fields of this tuple struct go on the wire in another order than declared \
+             (primitives first), and serde reads a tuple struct's fields in order: give it \
+             named fields",
+        ));
+    }
     let runs = [runs_of(&order[0]), runs_of(&order[1])];
     let hash = [true, false].map(|fixed| {
         let mut out = String::new();
@@ -658,6 +691,7 @@ fn struct_def(table: &Table, name: &str, fields: &[Named<Format>]) -> Result<Str
         order,
         runs,
         hash,
+        tuple,
     })
 }
 
