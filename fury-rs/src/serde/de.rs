@@ -865,18 +865,13 @@ pub(crate) fn read_struct<'de, V: Visitor<'de>>(
                 what: format!("{} has no registry entry", t.name),
             })
         })?;
+        // The TypeDef header is a hash of its bytes: equal headers, the local layout.
         let local = entry.local_typedef(r.ctx.registry(), compress)?;
-        if local.fields == def.def.fields {
+        if local.header == def.def.header {
             Steps::Local(&s.order[compress as usize], !compress)
         } else {
             let local_true = entry.local_typedef(r.ctx.registry(), true)?;
-            let plan = crate::registry::plan::build_plan(
-                &def.def.fields,
-                &local_true.fields,
-                &[],
-                &t.name,
-            )?;
-            Steps::Plan(Arc::new(plan))
+            Steps::Plan(t.plan(&def.def, &local_true.fields)?)
         }
     } else {
         let at = r.ctx.reader.position();

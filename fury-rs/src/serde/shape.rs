@@ -193,6 +193,47 @@ pub(crate) struct TyDef {
     pub name: String,
     pub entry: u32,
     pub body: Body,
+    /// Read plans for peers' TypeDefs of this struct, by TypeDef header (a few: a peer that
+    /// sends more variants gets plans built per read).
+    pub plans: std::sync::Mutex<Vec<(u64, Arc<crate::registry::plan::ReadPlan>)>>,
+}
+
+impl TyDef {
+    fn new(name: String, entry: u32, body: Body) -> Self {
+        TyDef {
+            name,
+            entry,
+            body,
+            plans: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
+    /// The plan for reading the peer's TypeDef `remote` into this struct, whose local
+    /// TypeDef (with `compress_int` on) has `local` fields.
+    pub(crate) fn plan(
+        &self,
+        remote: &crate::meta::typedef::TypeDef,
+        local: &[FieldInfo],
+    ) -> Result<Arc<crate::registry::plan::ReadPlan>> {
+        const KEEP: usize = 16;
+        if let Ok(plans) = self.plans.lock() {
+            if let Some((_, p)) = plans.iter().find(|(h, _)| *h == remote.header) {
+                return Ok(p.clone());
+            }
+        }
+        let plan = Arc::new(crate::registry::plan::build_plan(
+            &remote.fields,
+            local,
+            &[],
+            &self.name,
+        )?);
+        if let Ok(mut plans) = self.plans.lock() {
+            if plans.len() < KEEP {
+                plans.push((remote.header, plan.clone()));
+            }
+        }
+        Ok(plan)
+    }
 }
 
 /// Traces one Rust type into a tracer with the samples given (kept to replay every
@@ -346,11 +387,11 @@ pub(crate) fn add_traced(
         let entry = registry.add_traced(kind, registration.clone(), name.clone(), placeholder)?;
         let index = table.types.len();
         table.by_name.insert(name.clone(), index);
-        table.types.push(Arc::new(TyDef {
-            name: name.clone(),
-            entry: entry as u32,
-            body: Body::Pending(kind),
-        }));
+        table.types.push(Arc::new(TyDef::new(
+            name.clone(),
+            entry as u32,
+            Body::Pending(kind),
+        )));
         new.push((index, Layout::Container(format)));
         // The case structs of the variants with several fields, registered with the union
         // (as the derive registers them).
@@ -373,11 +414,11 @@ pub(crate) fn add_traced(
                         )?;
                         let index = table.types.len();
                         table.by_name.insert(key.clone(), index);
-                        table.types.push(Arc::new(TyDef {
-                            name: key,
-                            entry: entry as u32,
-                            body: Body::Pending(UserKind::Struct),
-                        }));
+                        table.types.push(Arc::new(TyDef::new(
+                            key,
+                            entry as u32,
+                            Body::Pending(UserKind::Struct),
+                        )));
                         new.push((index, layout));
                     }
                 }
@@ -433,7 +474,7 @@ pub(crate) fn add_traced(
             Layout::Container(_) => Body::Pending(UserKind::Struct),
         };
         let entry = table.types[index].entry;
-        table.types[index] = Arc::new(TyDef { name, entry, body });
+        table.types[index] = Arc::new(TyDef::new(name, entry, body));
     }
     // Then the TypeDef fields, which name the kinds of the nested types.
     for &(index, _) in &new {
