@@ -203,3 +203,38 @@ fn hostile_bytes_are_errors_not_panics() {
         }
     }
 }
+
+#[test]
+fn flatten_and_untagged_enums_are_refused_at_registration() {
+    #[derive(Serialize, Deserialize)]
+    struct Base {
+        id: u32,
+    }
+    #[derive(Serialize, Deserialize)]
+    struct Flat {
+        #[serde(flatten)]
+        base: Base,
+        extra: String,
+    }
+    #[derive(Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Loose {
+        Num(i64),
+        Text(String),
+    }
+    #[derive(Serialize, Deserialize)]
+    #[serde(tag = "type")]
+    enum Tagged {
+        A { x: i32 },
+        B { y: String },
+    }
+    let mut fury = Fury::builder().compatible(false).build();
+    for e in [
+        fury.register_serde::<Flat>().unwrap_err(),
+        fury.register_serde::<Loose>().unwrap_err(),
+        fury.register_serde::<Tagged>().unwrap_err(),
+    ] {
+        assert!(e.to_string().contains("no xlang form"), "{e}");
+    }
+    assert_eq!(fury.registry().iter().count(), 0);
+}

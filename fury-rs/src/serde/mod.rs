@@ -231,6 +231,25 @@ fn trace<T: ::serde::Deserialize<'static>>(
     tracer.trace_type::<T>(samples).map(|_| ())
 }
 
+/// What a tracing error means for a serde type.
+fn trace_error(e: &serde_reflection::Error) -> String {
+    use serde_reflection::Error as E;
+    match e {
+        E::NotSupported(what) => format!(
+            "serde-reflection cannot trace it ({what}): `#[serde(flatten)]`, untagged and \
+             internally tagged enums and other attributes of self-describing formats have no \
+             xlang form"
+        ),
+        E::Custom(_) | E::DeserializationError(_) | E::UnexpectedDeserializationFormat(..) => {
+            format!(
+                "{e}: its Deserialize refused a value made up for tracing; give a sample of \
+                 the type that refuses it with Fury::add_serde_sample"
+            )
+        }
+        e => e.to_string(),
+    }
+}
+
 /// A tracer that uses the recorded samples of structs (the default uses them only for
 /// newtype and tuple structs).
 fn tracer() -> serde_reflection::Tracer {
@@ -376,13 +395,9 @@ impl Fury {
         for t in table.traces.clone() {
             t(&mut tracer, samples).map_err(|e| fail(e.to_string()))?;
         }
-        let (format, _) = tracer.trace_type::<T>(samples).map_err(|e| {
-            fail(format!(
-                "{} (a type whose Deserialize checks its values needs a sample: \
-                 Fury::add_serde_sample)",
-                e.explanation()
-            ))
-        })?;
+        let (format, _) = tracer
+            .trace_type::<T>(samples)
+            .map_err(|e| fail(trace_error(&e)))?;
         let serde_reflection::Format::TypeName(name) = format else {
             return Err(fail(
                 "only structs with named fields and enums can be registered".to_string(),
