@@ -57,6 +57,26 @@ pub enum Registration {
     },
 }
 
+impl Registration {
+    /// Whether a TypeDef's registration names this one.
+    pub(crate) fn is(&self, def: &TypeDefRegistration) -> bool {
+        match (self, def) {
+            (Registration::Id(a), TypeDefRegistration::Id(b)) => a == b,
+            (
+                Registration::Name {
+                    namespace,
+                    type_name,
+                },
+                TypeDefRegistration::Name {
+                    namespace: ns,
+                    type_name: tn,
+                },
+            ) => namespace == ns && type_name == tn,
+            _ => false,
+        }
+    }
+}
+
 /// The registry key of `T`: the `TypeId` of its `'static` form.
 #[inline]
 pub fn type_key<T: UserType + ?Sized>() -> std::any::TypeId {
@@ -464,21 +484,7 @@ impl Registry {
     pub fn add<T: UserType>(&mut self, kind: UserKind, registration: Registration) -> Result<()> {
         let key = type_key::<T>();
         let rust_name = std::any::type_name::<T>();
-        if self.compatible
-            && matches!(kind, UserKind::Union | UserKind::Ext)
-            && matches!(registration, Registration::Name { .. })
-        {
-            // pyfory 1.7.7 writes these as structs of their attributes (`_case_id` and
-            // `_value` for a union), not in their own format: no peer form to follow.
-            return Err(Error::new(ErrorKind::Unsupported {
-                what: format!(
-                    "cannot register {rust_name} by name in compatible mode: a union or \
-                     extension type registered by name has no compatible-mode form that the \
-                     peers share (pyfory 1.7.7 writes it as a struct of its attributes); \
-                     register it by id"
-                ),
-            }));
-        }
+        self.check_compatible_form(kind, &registration, rust_name)?;
         let taken = match &registration {
             Registration::Id(id) => self.by_id.get(&(kind, *id)),
             Registration::Name {
@@ -542,6 +548,31 @@ impl Registry {
             Some(own) => T::register_parts(self, &own),
             None => Ok(()),
         }
+    }
+
+    /// Refuses what has no compatible-mode form: a union or extension type registered by
+    /// name (pyfory 1.7.7 writes these as structs of their attributes, `_case_id` and
+    /// `_value` for a union, not in their own format: no peer form to follow).
+    fn check_compatible_form(
+        &self,
+        kind: UserKind,
+        registration: &Registration,
+        rust_name: &str,
+    ) -> Result<()> {
+        if self.compatible
+            && matches!(kind, UserKind::Union | UserKind::Ext)
+            && matches!(registration, Registration::Name { .. })
+        {
+            return Err(Error::new(ErrorKind::Unsupported {
+                what: format!(
+                    "cannot register {rust_name} by name in compatible mode: a union or \
+                     extension type registered by name has no compatible-mode form that the \
+                     peers share (pyfory 1.7.7 writes it as a struct of its attributes); \
+                     register it by id"
+                ),
+            }));
+        }
+        Ok(())
     }
 
     /// Appends an entry with its wire identity prepared, and makes it the one its identity is
@@ -624,17 +655,7 @@ impl Registry {
     ) -> Result<usize> {
         struct Traced;
         let key = std::any::TypeId::of::<Traced>();
-        if self.compatible
-            && matches!(kind, UserKind::Union | UserKind::Ext)
-            && matches!(registration, Registration::Name { .. })
-        {
-            return Err(Error::new(ErrorKind::Unsupported {
-                what: format!(
-                    "cannot register {rust_name} by name in compatible mode: a union registered \
-                     by name has no compatible-mode form that the peers share; register it by id"
-                ),
-            }));
-        }
+        self.check_compatible_form(kind, &registration, &rust_name)?;
         let taken = match &registration {
             Registration::Id(id) => self.by_id.get(&(kind, *id)),
             Registration::Name {

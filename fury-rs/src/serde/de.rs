@@ -5,7 +5,7 @@
 use super::shape::{Body, CaseValue, Shape, StructDef, Table};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
-use crate::meta::typedef::{FieldType, TypeDefRegistration};
+use crate::meta::typedef::FieldType;
 use crate::registry::plan::ReadPlan;
 use crate::registry::RemoteTypeDef;
 use crate::registry::{Registration, UserKind};
@@ -52,21 +52,7 @@ pub(crate) fn read_type_info(r: &mut R, i: usize) -> Result<Option<Arc<RemoteTyp
             return Err(mismatch(id.name().to_string()));
         }
         let def = r.ctx.read_shared_typedef()?;
-        let same = match (&entry.registration, &def.def.registration) {
-            (Registration::Id(a), TypeDefRegistration::Id(b)) => a == b,
-            (
-                Registration::Name {
-                    namespace,
-                    type_name,
-                },
-                TypeDefRegistration::Name {
-                    namespace: ns,
-                    type_name: tn,
-                },
-            ) => namespace == ns && type_name == tn,
-            _ => false,
-        };
-        if !same {
+        if !entry.registration.is(&def.def.registration) {
             return Err(mismatch(format!("a TypeDef of {:?}", def.def.registration)));
         }
         return Ok(Some(def));
@@ -131,11 +117,21 @@ fn check_type_id(r: &mut R, shape: &Shape) -> Result<Option<Arc<RemoteTypeDef>>>
     }
 }
 
-/// A struct field read by the local layout: null flag, type info, payload.
+/// A struct field: null flag, type info, payload. By the local layout, or (`remote`) as the
+/// peer's TypeDef declares it, with its nullability and integer encoding (compatible mode,
+/// a TypeDef other than the local one; the field's own name for errors).
 pub(crate) struct FieldDe<'s, 'c, 'de, 'r> {
     pub r: &'s mut R<'c, 'de, 'r>,
     pub shape: &'s Shape,
     pub fixed: bool,
+    pub remote: Option<(&'s FieldType, &'s str)>,
+}
+
+fn fixed_of(remote: &FieldType) -> bool {
+    matches!(
+        TypeId::from_u8(remote.type_id),
+        Some(TypeId::Int32 | TypeId::Int64 | TypeId::UInt32 | TypeId::UInt64)
+    )
 }
 
 impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de, '_> {
@@ -146,99 +142,35 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de, '_> {
             Shape::Option(inner) => (&**inner, true),
             s => (s, false),
         };
-        if nullable {
-            let flag = self.r.ctx.ref_flag()?;
-            if flag == RefFlag::Null {
+        let (fixed, flagged) = match self.remote {
+            None => (self.fixed, nullable),
+            Some((remote, name)) => {
+                let fixed = fixed_of(remote);
+                let local = shape.field_type(self.r.table, self.r.ctx.registry(), fixed);
+                if local.type_id != remote.type_id || local.children != remote.children {
+                    return Err(self.r.ctx.error(ErrorKind::Unsupported {
+                        what: format!(
+                            "field {name}: the peer declares type {:?}, this side {:?} (the \
+                             serde path reads a field only as its own type)",
+                            TypeId::from_u8(remote.type_id),
+                            TypeId::from_u8(local.type_id)
+                        ),
+                    }));
+                }
+                (fixed, remote.nullable)
+            }
+        };
+        if flagged && self.r.ctx.ref_flag()? == RefFlag::Null {
+            if nullable {
                 return visitor.visit_none();
             }
-        }
-        let def = if field_type_info(self.r, shape) {
-            match shape {
-                Shape::Struct(i) | Shape::Enum(i) => read_type_info(self.r, *i)?,
-                _ => None,
-            }
-        } else {
-            None
-        };
-        let payload = PayloadDe {
-            r: self.r,
-            shape,
-            fixed: self.fixed,
-            def,
-        };
-        if nullable {
-            visitor.visit_some(payload)
-        } else {
-            de::Deserializer::deserialize_any(payload, visitor)
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_any(visitor)
-    }
-
-    ::serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
-        ignored_any
-    }
-}
-
-/// A struct field the peer declared as `remote` (compatible mode, a TypeDef other than the
-/// local one): the remote field's nullability and integer encoding, the local shape.
-struct RemoteFieldDe<'s, 'c, 'de, 'r> {
-    r: &'s mut R<'c, 'de, 'r>,
-    shape: &'s Shape,
-    remote: &'s FieldType,
-    name: &'s str,
-}
-
-fn fixed_of(remote: &FieldType) -> bool {
-    matches!(
-        TypeId::from_u8(remote.type_id),
-        Some(TypeId::Int32 | TypeId::Int64 | TypeId::UInt32 | TypeId::UInt64)
-    )
-}
-
-impl<'de> de::Deserializer<'de> for RemoteFieldDe<'_, '_, 'de, '_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let (shape, nullable) = match self.shape {
-            Shape::Option(inner) => (&**inner, true),
-            s => (s, false),
-        };
-        let fixed = fixed_of(self.remote);
-        let local = shape.field_type(self.r.table, self.r.ctx.registry(), fixed);
-        if local.type_id != self.remote.type_id || local.children != self.remote.children {
-            return Err(self.r.ctx.error(ErrorKind::Unsupported {
-                what: format!(
-                    "field {}: the peer declares type {:?}, this side {:?} (the serde path \
-                     reads a field only as its own type)",
-                    self.name,
-                    TypeId::from_u8(self.remote.type_id),
-                    TypeId::from_u8(local.type_id)
-                ),
+            return Err(self.r.ctx.error(ErrorKind::UnexpectedNull {
+                expected: format!("field {}", self.remote.map_or("", |(_, n)| n)),
             }));
         }
-        if self.remote.nullable {
-            let flag = self.r.ctx.ref_flag()?;
-            if flag == RefFlag::Null {
-                if nullable {
-                    return visitor.visit_none();
-                }
-                return Err(self.r.ctx.error(ErrorKind::UnexpectedNull {
-                    expected: format!("field {}", self.name),
-                }));
-            }
-        }
-        let def = if field_type_info(self.r, shape) {
-            match shape {
-                Shape::Struct(i) | Shape::Enum(i) => read_type_info(self.r, *i)?,
-                _ => None,
-            }
-        } else {
-            None
+        let def = match shape {
+            Shape::Struct(i) if field_type_info(self.r, shape) => read_type_info(self.r, *i)?,
+            _ => None,
         };
         let payload = PayloadDe {
             r: self.r,
@@ -1001,6 +933,7 @@ impl<'de> de::MapAccess<'de> for FieldsAccess<'_, '_, 'de, '_> {
                 r: self.r,
                 shape: &f.shape,
                 fixed: *fixed,
+                remote: None,
             }),
             Steps::Plan(plan) => {
                 let plan = plan.clone();
@@ -1008,12 +941,11 @@ impl<'de> de::MapAccess<'de> for FieldsAccess<'_, '_, 'de, '_> {
                     .steps
                     .get(self.pos.wrapping_sub(1))
                     .ok_or_else(|| <Error as de::Error>::custom("a field beyond the plan"))?;
-                let _ = self.name;
-                seed.deserialize(RemoteFieldDe {
+                seed.deserialize(FieldDe {
                     r: self.r,
                     shape: &f.shape,
-                    remote: &step.field_type,
-                    name: &f.name,
+                    fixed: false,
+                    remote: Some((&step.field_type, &f.name)),
                 })
             }
         }

@@ -28,17 +28,59 @@ fn unexpected(what: &str) -> Error {
     })
 }
 
-macro_rules! refuse {
-    ($($m:ident($($t:ty),*);)*) => {
-        $(fn $m(self, $(_: $t),*) -> Result<Self::Ok> { Err(unexpected(stringify!($m))) })*
-    };
+/// Implements the listed `Serializer` methods as errors: each serializer takes only the
+/// calls its position allows.
+macro_rules! refuse_methods {
+    ($($m:ident)*) => { $(refuse_method!($m);)* };
 }
 
-macro_rules! refuse_compound {
-    () => {
+macro_rules! refuse_method {
+    (serialize_some) => {
+        fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<Self::Ok> {
+            Err(unexpected("Some"))
+        }
+    };
+    (serialize_newtype_struct) => {
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok> {
+            Err(unexpected("newtype struct"))
+        }
+    };
+    (serialize_newtype_variant) => {
+        fn serialize_newtype_variant<T: Serialize + ?Sized>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<Self::Ok> {
+            Err(unexpected("newtype variant"))
+        }
+    };
+    (serialize_seq) => {
+        fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
+            Err(unexpected("sequence"))
+        }
+    };
+    (serialize_map) => {
+        fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
+            Err(unexpected("map"))
+        }
+    };
+    (serialize_struct) => {
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
+            Err(unexpected("struct"))
+        }
+    };
+    (serialize_tuple) => {
         fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
             Err(unexpected("tuple"))
         }
+    };
+    (serialize_tuple_struct) => {
         fn serialize_tuple_struct(
             self,
             _: &'static str,
@@ -46,6 +88,8 @@ macro_rules! refuse_compound {
         ) -> Result<Self::SerializeTupleStruct> {
             Err(unexpected("tuple struct"))
         }
+    };
+    (serialize_tuple_variant) => {
         fn serialize_tuple_variant(
             self,
             _: &'static str,
@@ -55,6 +99,8 @@ macro_rules! refuse_compound {
         ) -> Result<Self::SerializeTupleVariant> {
             Err(unexpected("tuple variant"))
         }
+    };
+    (serialize_struct_variant) => {
         fn serialize_struct_variant(
             self,
             _: &'static str,
@@ -63,6 +109,68 @@ macro_rules! refuse_compound {
             _: usize,
         ) -> Result<Self::SerializeStructVariant> {
             Err(unexpected("struct variant"))
+        }
+    };
+    (serialize_unit_struct) => {
+        fn serialize_unit_struct(self, _: &'static str) -> Result<Self::Ok> {
+            Err(unexpected("unit struct"))
+        }
+    };
+    (serialize_unit_variant) => {
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+        ) -> Result<Self::Ok> {
+            Err(unexpected("unit variant"))
+        }
+    };
+    (serialize_none) => {
+        fn serialize_none(self) -> Result<Self::Ok> {
+            Err(unexpected("None"))
+        }
+    };
+    (serialize_unit) => {
+        fn serialize_unit(self) -> Result<Self::Ok> {
+            Err(unexpected("()"))
+        }
+    };
+    (serialize_bytes) => {
+        fn serialize_bytes(self, _: &[u8]) -> Result<Self::Ok> {
+            Err(unexpected("bytes"))
+        }
+    };
+    (serialize_str) => {
+        fn serialize_str(self, _: &str) -> Result<Self::Ok> {
+            Err(unexpected("string"))
+        }
+    };
+    (serialize_char) => {
+        fn serialize_char(self, _: char) -> Result<Self::Ok> {
+            Err(unexpected("char"))
+        }
+    };
+    ($m:ident) => {
+        refuse_scalar!($m);
+    };
+}
+
+macro_rules! refuse_scalar {
+    (serialize_bool) => { refuse_scalar!(@ serialize_bool bool); };
+    (serialize_i8) => { refuse_scalar!(@ serialize_i8 i8); };
+    (serialize_i16) => { refuse_scalar!(@ serialize_i16 i16); };
+    (serialize_i32) => { refuse_scalar!(@ serialize_i32 i32); };
+    (serialize_i64) => { refuse_scalar!(@ serialize_i64 i64); };
+    (serialize_u8) => { refuse_scalar!(@ serialize_u8 u8); };
+    (serialize_u16) => { refuse_scalar!(@ serialize_u16 u16); };
+    (serialize_u32) => { refuse_scalar!(@ serialize_u32 u32); };
+    (serialize_u64) => { refuse_scalar!(@ serialize_u64 u64); };
+    (serialize_f32) => { refuse_scalar!(@ serialize_f32 f32); };
+    (serialize_f64) => { refuse_scalar!(@ serialize_f64 f64); };
+    (@ $m:ident $t:ty) => {
+        fn $m(self, _: $t) -> Result<Self::Ok> {
+            Err(unexpected(stringify!($t)))
         }
     };
 }
@@ -324,13 +432,6 @@ impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
     ) -> Result<CaseHead<'s, 'c, 'a>> {
         self.case_struct(index)
     }
-    refuse! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-    }
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<Option<usize>> {
         v.serialize(self)
     }
@@ -341,25 +442,7 @@ impl<'s, 'c, 'a> ser::Serializer for UnionSer<'s, 'c, 'a> {
     ) -> Result<Option<usize>> {
         v.serialize(self)
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(unexpected("sequence"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(unexpected("tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(unexpected("tuple struct"))
-    }
+    refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_seq serialize_map serialize_struct serialize_tuple serialize_tuple_struct }
 }
 
 impl<'s, 'c, 'a> UnionSer<'s, 'c, 'a> {
@@ -463,47 +546,11 @@ impl<'s, 'c, 'a> ser::Serializer for CaseRun<'s, 'c, 'a> {
     ) -> Result<StructPass<'s, 'c, 'a>> {
         Ok(self.pass)
     }
-    refuse! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
         v.serialize(self)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
         v.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(unexpected("newtype variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(unexpected("sequence"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(unexpected("tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(unexpected("tuple struct"))
     }
     fn serialize_tuple_variant(
         self,
@@ -514,6 +561,7 @@ impl<'s, 'c, 'a> ser::Serializer for CaseRun<'s, 'c, 'a> {
     ) -> Result<Self::SerializeTupleVariant> {
         Ok(self.pass)
     }
+    refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_struct serialize_tuple serialize_tuple_struct }
 }
 
 impl ser::SerializeStructVariant for StructPass<'_, '_, '_> {
@@ -617,35 +665,9 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
         }
         v.serialize(self)
     }
-    refuse! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_none(); serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
         // The struct inside a `Some` whose nullness the caller has written.
         v.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(unexpected("newtype variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(unexpected("sequence"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(unexpected("tuple"))
     }
     fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
         if self.def.tuple {
@@ -654,24 +676,7 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
             Err(unexpected("tuple struct"))
         }
     }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(unexpected("tuple variant"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(unexpected("struct variant"))
-    }
+    refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_tuple serialize_tuple_variant serialize_struct_variant }
 }
 
 impl ser::SerializeTupleStruct for StructPass<'_, '_, '_> {
@@ -737,36 +742,10 @@ impl<'s, 'c, 'a> ser::Serializer for OptionSer<'s, 'c, 'a> {
         self.w.ctx.ref_flag(RefFlag::NotNull);
         write_field(self.w, self.inner, self.fixed, v)
     }
-    refuse! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(unexpected("newtype variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(unexpected("sequence"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    refuse_compound!();
+    refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_unit serialize_unit_struct serialize_unit_variant serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_newtype_variant serialize_seq serialize_map serialize_struct }
 }
 
 /// The payload of a value that is not a struct.
@@ -894,9 +873,6 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
             _ => Err(unexpected("f64")),
         }
     }
-    fn serialize_char(self, _: char) -> Result<()> {
-        Err(unexpected("char"))
-    }
     fn serialize_str(self, v: &str) -> Result<()> {
         match self.shape {
             Shape::Str => {
@@ -913,19 +889,10 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
             _ => Err(unexpected("bytes")),
         }
     }
-    fn serialize_none(self) -> Result<()> {
-        Err(unexpected("None"))
-    }
     fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
         // A `Some` in a position the trace saw as not nullable (an `Option` element is
         // flagged by the list or map).
         v.serialize(self)
-    }
-    fn serialize_unit(self) -> Result<()> {
-        Err(unexpected("()"))
-    }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<()> {
-        Err(unexpected("unit struct"))
     }
     fn serialize_unit_variant(self, _: &'static str, index: u32, _: &'static str) -> Result<()> {
         match self.shape {
@@ -938,15 +905,6 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
         v.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(unexpected("newtype variant"))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqWriter<'s, 'c, 'a>> {
         let Shape::Seq(e) = self.shape else {
@@ -980,10 +938,7 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
             open: None,
         })
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    refuse_compound!();
+    refuse_methods! { serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_char serialize_none serialize_unit serialize_unit_struct serialize_newtype_variant serialize_struct }
 }
 
 /// The elements of a sequence: a dense array (collected, then written as one), or a list.
@@ -1125,36 +1080,10 @@ impl ser::Serializer for FlaggedSer<'_, '_, '_> {
         self.w.ctx.ref_flag(RefFlag::NotNull);
         write_payload(self.w, self.inner, false, v)
     }
-    refuse! {
-        serialize_bool(bool); serialize_i8(i8); serialize_i16(i16); serialize_i32(i32);
-        serialize_i64(i64); serialize_u8(u8); serialize_u16(u16); serialize_u32(u32);
-        serialize_u64(u64); serialize_f32(f32); serialize_f64(f64); serialize_char(char);
-        serialize_str(&str); serialize_bytes(&[u8]); serialize_unit();
-        serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(unexpected("newtype variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(unexpected("sequence"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    refuse_compound!();
+    refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_unit serialize_unit_struct serialize_unit_variant serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_newtype_variant serialize_seq serialize_map serialize_struct }
 }
 
 /// Whether a sequence holds a `None` (the header of a list says so before its elements).
@@ -1247,40 +1176,7 @@ impl ser::Serializer for NullScan {
     ) -> Result<bool> {
         Ok(false)
     }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple> {
-        Err(unexpected("tuple"))
-    }
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct> {
-        Err(unexpected("tuple struct"))
-    }
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant> {
-        Err(unexpected("tuple variant"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant> {
-        Err(unexpected("struct variant"))
-    }
+    refuse_methods! { serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant }
 }
 
 struct NullScanSeq(bool);
@@ -1345,36 +1241,10 @@ impl ser::Serializer for DenseSer<'_> {
         serialize_u32(u32) => U32; serialize_u64(u64) => U64; serialize_f32(f32) => F32;
         serialize_f64(f64) => F64;
     }
-    refuse! {
-        serialize_char(char); serialize_str(&str); serialize_bytes(&[u8]); serialize_none();
-        serialize_unit(); serialize_unit_struct(&'static str);
-        serialize_unit_variant(&'static str, u32, &'static str);
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<()> {
-        Err(unexpected("Some"))
-    }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
         v.serialize(self)
     }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: &T,
-    ) -> Result<()> {
-        Err(unexpected("newtype variant"))
-    }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq> {
-        Err(unexpected("sequence"))
-    }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap> {
-        Err(unexpected("map"))
-    }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct> {
-        Err(unexpected("struct"))
-    }
-    refuse_compound!();
+    refuse_methods! { serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_some serialize_newtype_variant serialize_seq serialize_map serialize_struct }
 }
 
 /// The pairs of a map, in chunks as `write_map` makes them: one chunk per 255 pairs of the

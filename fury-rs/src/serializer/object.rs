@@ -5,7 +5,6 @@ pub use super::string::room_str;
 use super::{Deserialize, Serialize, WireType};
 use crate::context::{ReadContext, WriteContext};
 use crate::error::{Error, ErrorKind, Result};
-use crate::meta::typedef::TypeDefRegistration;
 use crate::meta::MetaStringEncoder;
 use crate::registry::{Registration, UserKind, UserType};
 use crate::types::{RefFlag, TypeId};
@@ -391,21 +390,7 @@ pub fn read_user_type_info<'de, T: FuryObject>(
             return Ok(());
         }
         let def = ctx.read_shared_typedef()?;
-        let same = match (&entry.registration, &def.def.registration) {
-            (Registration::Id(a), TypeDefRegistration::Id(b)) => a == b,
-            (
-                Registration::Name {
-                    namespace,
-                    type_name,
-                },
-                TypeDefRegistration::Name {
-                    namespace: ns,
-                    type_name: tn,
-                },
-            ) => namespace == ns && type_name == tn,
-            _ => false,
-        };
-        if !same {
+        if !entry.registration.is(&def.def.registration) {
             return Err(mismatch(format!("a TypeDef of {:?}", def.def.registration)));
         }
         if T::KIND == UserKind::Struct {
