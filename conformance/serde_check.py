@@ -5,7 +5,9 @@ registered with `register_serde_by_id` / `_by_name` and read and written through
 `fury::serde::Serde`; the dataclasses below mirror it, with the same ids and names. For each
 mode (compatible and same-schema, no reference tracking), pyfory writes every value below, the
 Rust example reads each into its serde type and writes it back, and pyfory reads those bytes:
-the value must equal the one written. The bytes must also be identical to pyfory's, except
+the value must equal the one written. The Rust side also prints the value it read as JSON
+(serde_json), compared with the value's JSON form here, so a value it misread fails even if
+the bytes it wrote are pyfory's. The bytes must also be identical to pyfory's, except
 for the values listed in BYTE_DIFFERENCES with the reason.
 
 Enums with data are left out: the serde path refuses them at registration (derive FuryObject
@@ -16,6 +18,7 @@ Usage: python conformance/serde_check.py target/debug/examples/serde_check
 
 import dataclasses
 import enum
+import json
 import subprocess
 import sys
 import typing
@@ -120,6 +123,20 @@ def values(classes):
     return out
 
 
+def as_json(v):
+    """The value as serde_json writes the Rust model (unit variant -> its name, bytes and
+    arrays -> lists of numbers, map keys -> strings)."""
+    if dataclasses.is_dataclass(v):
+        return {f.name: as_json(getattr(v, f.name)) for f in dataclasses.fields(v)}
+    if isinstance(v, enum.Enum):
+        return v.name
+    if isinstance(v, dict):
+        return {str(k): as_json(x) for k, x in v.items()}
+    if isinstance(v, (list, bytes)) or type(v).__name__ == "Int32Array":
+        return [as_json(x) for x in v]
+    return v
+
+
 # The values whose bytes differ from pyfory's although both sides read each other's: "type #n"
 # (the n-th value of that type, from 0) -> (reason, always). An unlisted difference fails; so
 # does a value listed as always different whose bytes have become identical.
@@ -169,10 +186,15 @@ def main():
         for (ty, v), ours, answer in zip(cases, sent, answers):
             n = seen[ty] = seen.get(ty, -1) + 1
             known = known_difference(mode, ty, n)
-            got_ty, _, payload = answer.partition(" ")
+            got_ty, _, rest = answer.partition(" ")
+            payload, _, rust_json = rest.partition(" ")
             where = f"[{mode}] {ty} #{n} {v!r}"
             if got_ty != ty or payload.startswith("ERROR"):
-                print(f"FAIL {where}: fury-rs could not read pyfory's bytes {ours}: {payload}")
+                print(f"FAIL {where}: fury-rs could not read pyfory's bytes {ours}: {rest}")
+                failed += 1
+                continue
+            if json.loads(rust_json) != as_json(v):
+                print(f"FAIL {where}: fury-rs read {rust_json}")
                 failed += 1
                 continue
             try:

@@ -1,6 +1,7 @@
 //! The serde half of the live check against pyfory 1.7.7 (conformance/serde_check.py): a
 //! model that derives only serde's traits reads each `Type hex` line pyfory wrote from stdin,
-//! through `fury::serde::Serde`, and prints `Type hex` of its own bytes (or `Type ERROR ...`).
+//! through `fury::serde::Serde`, and prints `Type hex json`: its own bytes, and the value it
+//! read as serde_json sees it, which the script checks apart from pyfory (or `Type ERROR ...`).
 //!
 //! `serde_check --compatible true|false < lines of "Type hex"`
 
@@ -54,9 +55,14 @@ struct Model {
     page: Page<Item>,
 }
 
-fn round_trip<T: Serialize + DeserializeOwned>(fury: &Fury, bytes: &[u8]) -> fury::Result<Vec<u8>> {
+fn round_trip<T: Serialize + DeserializeOwned>(fury: &Fury, bytes: &[u8]) -> fury::Result<String> {
     let value: Serde<T> = fury.deserialize(bytes)?;
-    fury.serialize(&Serde(&value.0))
+    let out = fury.serialize(&Serde(&value.0))?;
+    let json = serde_json::to_string(&value.0).expect("the model serializes to JSON");
+    Ok(format!(
+        "{} {json}",
+        out.iter().map(|b| format!("{b:02x}")).collect::<String>()
+    ))
 }
 
 fn from_hex(s: &str) -> Option<Vec<u8>> {
@@ -111,10 +117,7 @@ fn main() -> ExitCode {
             }
         };
         match out {
-            Ok(b) => println!(
-                "{ty} {}",
-                b.iter().map(|b| format!("{b:02x}")).collect::<String>()
-            ),
+            Ok(answer) => println!("{ty} {answer}"),
             Err(e) => println!("{ty} ERROR {}", e.to_string().replace('\n', " ")),
         }
     }
