@@ -7,7 +7,8 @@
 #   3. the live cross-check: for every group of conformance/groups.json with a peer check,
 #      pyfory 1.7.7 reads those bytes and compares them with the expected values;
 #   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback,
-#      and the schema check: foryc's Python types and fury-build's Rust types read each other;
+#      the schema check: foryc's Python types and fury-build's Rust types read each other;
+#      and the serde check: pyfory and a serde-only Rust model (fury::serde) read each other;
 #   5. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
 #      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed)
 #      through every vector group of conformance/groups.json over the testee protocol;
@@ -93,6 +94,9 @@ bash scripts/rpc-check.sh "$venv/bin/python"
 
 echo "== fury-build: pyfory 1.7.7 with foryc 1.7.7's Python types and the Rust types fury-build generated read each other's values (conformance/schemas, both modes)"
 "$venv/bin/python" conformance/schema_check.py target/debug/schema-check
+
+echo "== fury::serde: pyfory 1.7.7 and a serde-only Rust model (examples/serde_check.rs) read each other's values (both modes, bytes compared)"
+"$venv/bin/python" conformance/serde_check.py target/debug/examples/serde_check
 
 echo "== the crates a user installs can be published: cargo package, with its verification build"
 # One command packages them together, so each verifies against the others' packaged sources.
