@@ -238,3 +238,50 @@ fn flatten_and_untagged_enums_are_refused_at_registration() {
     }
     assert_eq!(fury.registry().iter().count(), 0);
 }
+
+#[test]
+fn fields_serde_skips_are_written_empty() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Default)]
+    struct Sparse {
+        id: u32,
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        note: Option<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty", default)]
+        tags: Vec<String>,
+        #[serde(skip_serializing_if = "String::is_empty", default)]
+        owner: String,
+    }
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Default)]
+    struct Dense {
+        id: u32,
+        note: Option<String>,
+        tags: Vec<String>,
+        owner: String,
+    }
+    for compatible in [false, true] {
+        let mut a = Fury::builder().compatible(compatible).build();
+        a.register_serde_by_id::<Sparse>(60).unwrap();
+        let mut b = Fury::builder().compatible(compatible).build();
+        b.register_serde_by_id::<Dense>(60).unwrap();
+        let sparse = Sparse {
+            id: 4,
+            ..Default::default()
+        };
+        let dense = Dense {
+            id: 4,
+            ..Default::default()
+        };
+        // The skipped fields are on the wire, empty: the bytes of the struct without skips.
+        let bytes = a.serialize(&Serde(&sparse)).unwrap();
+        assert_eq!(bytes, b.serialize(&Serde(&dense)).unwrap());
+        assert_eq!(a.deserialize::<Serde<Sparse>>(&bytes).unwrap().0, sparse);
+        let full = Sparse {
+            id: 5,
+            note: Some("n".into()),
+            tags: vec!["t".into()],
+            owner: "o".into(),
+        };
+        let bytes = a.serialize(&Serde(&full)).unwrap();
+        assert_eq!(a.deserialize::<Serde<Sparse>>(&bytes).unwrap().0, full);
+    }
+}

@@ -56,10 +56,12 @@
 //! primitives first, so `Line(String, u32)` is refused: give it named fields).
 //!
 //! Refused at registration, with the field path: tuples, unit structs, `char`, 128-bit
-//! integers, `Option` as a union case,
-//! `()`, `#[serde(flatten)]`, untagged or internally tagged enums (what serde-reflection cannot
-//! trace as a struct or enum), and reference tracking on the `Fury`. Refused when
-//! serializing: `skip_serializing_if` (the field must always be there; use `Option<T>`).
+//! integers, `Option` as a union case, `()`, `#[serde(flatten)]`, untagged or internally
+//! tagged enums (what serde-reflection cannot trace as a struct or enum), and reference
+//! tracking on the `Fury`. A field serde skips with `skip_serializing_if` is written as its
+//! type's empty value (`None`, `0`, `""`, an empty collection: what the usual predicates
+//! skip), since every xlang field is on the wire; a struct or enum field has none (an error
+//! when serializing: make it an `Option`).
 //!
 //! A nested enum is traced completely only on its own: register every enum a struct holds
 //! before the struct (`register_serde::<Color>()`), or registration says which one to add.

@@ -578,6 +578,36 @@ impl ser::SerializeStructVariant for StructPass<'_, '_, '_> {
     }
 }
 
+/// The empty value of a shape, as serde calls (for a field serde skipped).
+struct Empty<'s>(&'s Shape);
+
+impl Serialize for Empty<'_> {
+    fn serialize<S: ser::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use ser::{Error as _, SerializeMap, SerializeSeq};
+        match self.0 {
+            Shape::Option(_) => s.serialize_none(),
+            Shape::Bool => s.serialize_bool(false),
+            Shape::I8 => s.serialize_i8(0),
+            Shape::I16 => s.serialize_i16(0),
+            Shape::I32 => s.serialize_i32(0),
+            Shape::I64 => s.serialize_i64(0),
+            Shape::U8 => s.serialize_u8(0),
+            Shape::U16 => s.serialize_u16(0),
+            Shape::U32 => s.serialize_u32(0),
+            Shape::U64 => s.serialize_u64(0),
+            Shape::F32 => s.serialize_f32(0.0),
+            Shape::F64 => s.serialize_f64(0.0),
+            Shape::Str => s.serialize_str(""),
+            Shape::Bytes => s.serialize_bytes(&[]),
+            Shape::Seq(_) => s.serialize_seq(Some(0))?.end(),
+            Shape::Map(..) => s.serialize_map(Some(0))?.end(),
+            Shape::Struct(_) | Shape::Enum(_) | Shape::Union(_) => {
+                Err(S::Error::custom("no empty value"))
+            }
+        }
+    }
+}
+
 /// One pass over a struct's fields, writing those of `run`.
 struct StructPass<'s, 'c, 'a> {
     w: &'s mut W<'c, 'a>,
@@ -613,19 +643,31 @@ impl StructPass<'_, '_, '_> {
         write_field(self.w, &f.shape, self.fixed, v)
     }
 
+    /// A field serde skipped (`skip_serializing_if`): every xlang field is on the wire, so
+    /// it is written as its type's empty value (`None`, `0`, `false`, `""`, empty
+    /// collections), which is what the usual predicates (`Option::is_none`,
+    /// `Vec::is_empty`, ...) skip.
     fn skipped(&mut self, key: &'static str) -> Result<()> {
         let i = self.index;
         self.index += 1;
-        if self.run.get(self.next) == Some(&i) {
-            return Err(Error::new(ErrorKind::Unsupported {
+        if self.run.get(self.next) != Some(&i) {
+            return Ok(());
+        }
+        self.next += 1;
+        let f = self
+            .def
+            .fields
+            .get(i)
+            .ok_or_else(|| err(format!("{}: more fields than traced", self.name)))?;
+        write_field(self.w, &f.shape, self.fixed, &Empty(&f.shape)).map_err(|_| {
+            Error::new(ErrorKind::Unsupported {
                 what: format!(
-                    "{}.{key}: a field serde skips when serializing (skip_serializing_if) has \
-                     no xlang form; use Option<T>",
+                    "{}.{key}: serde skipped the field (skip_serializing_if), and a field of \
+                     this type has no empty value to write in its place; use Option<T>",
                     self.name
                 ),
-            }));
-        }
-        Ok(())
+            })
+        })
     }
 
     fn done(self) -> Result<()> {
