@@ -86,6 +86,7 @@ fn a_newer_struct_reads_an_older_one_by_serdes_rules() {
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct Borrowed<'a> {
     name: &'a str,
+    raw: &'a [u8],
     #[serde(borrow)]
     label: std::borrow::Cow<'a, str>,
     tags: Vec<&'a str>,
@@ -98,6 +99,7 @@ fn strings_borrow_from_the_input() {
         fury.register_serde_by_id::<Borrowed<'static>>(41).unwrap();
         let v = Borrowed {
             name: "a name",
+            raw: &[1, 2, 3],
             label: "a label ✓".into(),
             tags: vec!["x", "y"],
         };
@@ -106,6 +108,7 @@ fn strings_borrow_from_the_input() {
         assert_eq!(back, v);
         let within = |s: &str| bytes.as_ptr_range().contains(&s.as_ptr());
         assert!(within(back.name) && within(back.tags[1]));
+        assert!(bytes.as_ptr_range().contains(&back.raw.as_ptr()));
         // UTF-8 on the wire is borrowed too.
         assert!(matches!(back.label, std::borrow::Cow::Borrowed(_)));
     }

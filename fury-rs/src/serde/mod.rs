@@ -43,8 +43,9 @@
 //! # What a serde type may hold
 //!
 //! Fields of `bool`, the integers up to 64 bits, `f32`, `f64`, `String` (or `&str`,
-//! `Cow<str>`, borrowed from the input when it is UTF-8 on the wire), `Option<T>`, `Vec<T>`
-//! (a dense array for numbers and bools, BINARY for `u8`, else a LIST), maps, other serde
+//! `Cow<str>`, borrowed from the input when it is UTF-8 on the wire; `&[u8]` borrowed too),
+//! `Option<T>`, `Vec<T>` (a dense array for numbers and bools, BINARY for `u8`, else a
+//! LIST), maps, other serde
 //! structs with named fields, unit-only enums (ENUM) and enums with data (tagged unions: a
 //! unit variant is an empty case, a newtype variant holds its value, a struct variant a case
 //! struct), each mapped as the derive maps the same Rust type. serde's `rename`, `rename_all`, `skip` and `default` take effect as on the

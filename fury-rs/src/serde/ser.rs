@@ -949,8 +949,12 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
         v.serialize(self)
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqWriter<'s, 'c, 'a>> {
-        let Shape::Seq(e) = self.shape else {
-            return Err(unexpected("sequence"));
+        // serde writes a `&[u8]` as a sequence and reads it as bytes (BINARY either way).
+        const BYTE: Shape = Shape::U8;
+        let e = match self.shape {
+            Shape::Seq(e) => &**e,
+            Shape::Bytes => &BYTE,
+            _ => return Err(unexpected("sequence")),
         };
         let len = len.ok_or_else(|| {
             Error::new(ErrorKind::Unsupported {
