@@ -420,7 +420,9 @@ impl Fury {
         let mut next = self.registry.clone();
         let at = shape::add_traced(&mut next, &formats, &name, registration)?;
         let table = next.serde_table_mut();
-        table.roots.insert(rust, at);
+        if !table.roots.iter().any(|(k, _)| *k == rust) {
+            table.roots.push((rust, at));
+        }
         table.traces.push(trace::<T>);
         self.registry = next;
         Ok(self)

@@ -297,6 +297,7 @@ pub(crate) fn write_struct<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) ->
             fixed: !compress,
         })?;
     }
+    def.check_passed();
     w.ctx.leave();
     Ok(())
 }
@@ -350,6 +351,7 @@ pub(crate) fn write_union<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) -> 
                 },
             })?;
         }
+        def.check_passed();
         w.ctx.leave();
     }
     w.ctx.leave();
@@ -634,7 +636,9 @@ impl StructPass<'_, '_, '_> {
             .fields
             .get(i)
             .ok_or_else(|| err(format!("{}: more fields than traced", self.name)))?;
-        if !self.def.tuple && f.name != key {
+        // serde's derive hands fields over in one order whatever the value; a hand-written
+        // Serialize that does otherwise is caught on the first value written.
+        if !self.def.tuple && !self.def.checked() && f.name != key {
             return Err(err(format!(
                 "{}: serde wrote field `{key}` where the traced layout has `{}`",
                 self.name, f.name
@@ -799,20 +803,22 @@ struct PayloadSer<'s, 'c, 'a> {
     has_null: bool,
 }
 
+#[cold]
+fn out_of_range(v: impl ToString) -> Error {
+    Error::new(ErrorKind::OutOfRange {
+        value: v.to_string(),
+        target: "the traced integer type",
+    })
+}
+
 impl PayloadSer<'_, '_, '_> {
     fn int(self, v: i64) -> Result<()> {
         let w = &mut self.w.ctx.writer;
-        let range = || {
-            Error::new(ErrorKind::OutOfRange {
-                value: v.to_string(),
-                target: "the traced integer type",
-            })
-        };
         match self.shape {
-            Shape::I8 => w.i8(i8::try_from(v).map_err(|_| range())?),
-            Shape::I16 => w.i16(i16::try_from(v).map_err(|_| range())?),
+            Shape::I8 => w.i8(i8::try_from(v).map_err(|_| out_of_range(v))?),
+            Shape::I16 => w.i16(i16::try_from(v).map_err(|_| out_of_range(v))?),
             Shape::I32 => {
-                let v = i32::try_from(v).map_err(|_| range())?;
+                let v = i32::try_from(v).map_err(|_| out_of_range(v))?;
                 if self.fixed {
                     w.i32(v)
                 } else {
@@ -828,17 +834,11 @@ impl PayloadSer<'_, '_, '_> {
 
     fn uint(self, v: u64) -> Result<()> {
         let w = &mut self.w.ctx.writer;
-        let range = || {
-            Error::new(ErrorKind::OutOfRange {
-                value: v.to_string(),
-                target: "the traced integer type",
-            })
-        };
         match self.shape {
-            Shape::U8 => w.u8(u8::try_from(v).map_err(|_| range())?),
-            Shape::U16 => w.u16(u16::try_from(v).map_err(|_| range())?),
+            Shape::U8 => w.u8(u8::try_from(v).map_err(|_| out_of_range(v))?),
+            Shape::U16 => w.u16(u16::try_from(v).map_err(|_| out_of_range(v))?),
             Shape::U32 => {
-                let v = u32::try_from(v).map_err(|_| range())?;
+                let v = u32::try_from(v).map_err(|_| out_of_range(v))?;
                 if self.fixed {
                     w.u32(v)
                 } else {
@@ -879,11 +879,23 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
     fn serialize_i16(self, v: i16) -> Result<()> {
         self.int(v.into())
     }
+    #[inline]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        self.int(v.into())
+        match (self.shape, self.fixed) {
+            (Shape::I32, false) => self.w.ctx.writer.var_i32(v),
+            (Shape::I32, true) => self.w.ctx.writer.i32(v),
+            _ => return self.int(v.into()),
+        }
+        Ok(())
     }
+    #[inline]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        self.int(v)
+        match (self.shape, self.fixed) {
+            (Shape::I64, false) => self.w.ctx.writer.var_i64(v),
+            (Shape::I64, true) => self.w.ctx.writer.i64(v),
+            _ => return self.int(v),
+        }
+        Ok(())
     }
     fn serialize_u8(self, v: u8) -> Result<()> {
         self.uint(v.into())

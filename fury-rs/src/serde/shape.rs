@@ -155,6 +155,25 @@ pub(crate) struct StructDef {
     /// A tuple struct (fields `_0`, `_1`, ...): serde hands its fields over without names
     /// and reads them as a sequence, in declaration order.
     pub tuple: bool,
+    /// Set once a whole value was written with the traced field names (the writes check
+    /// them until then).
+    pub names_checked: std::sync::atomic::AtomicBool,
+}
+
+impl StructDef {
+    #[inline]
+    pub(crate) fn checked(&self) -> bool {
+        self.names_checked
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    #[inline]
+    pub(crate) fn check_passed(&self) {
+        if !self.checked() {
+            self.names_checked
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
 }
 
 /// What a traced type is.
@@ -276,7 +295,9 @@ pub(crate) struct Table {
     pub types: Vec<Arc<TyDef>>,
     pub by_name: HashMap<String, usize>,
     /// `std::any::type_name` of each registered Rust type, to its traced type.
-    pub roots: HashMap<&'static str, usize>,
+    /// (A short list: the common lookup compares the name's address, which is the same for
+    /// every `type_name` of one type in practice, before its text.)
+    pub roots: Vec<(&'static str, usize)>,
     pub traces: Vec<TraceFn>,
     pub samples: SampleSet,
 }
@@ -303,7 +324,12 @@ impl Table {
     /// The traced type of the Rust type named `rust`, if registered.
     #[inline]
     pub(crate) fn root(&self, rust: &'static str) -> Option<(usize, &TyDef)> {
-        let i = *self.roots.get(rust)?;
+        let i = self
+            .roots
+            .iter()
+            .find(|(k, _)| std::ptr::eq(*k, rust))
+            .or_else(|| self.roots.iter().find(|(k, _)| *k == rust))
+            .map(|&(_, i)| i)?;
         Some((i, self.types.get(i)?))
     }
 }
@@ -733,6 +759,7 @@ fn struct_def(
         runs,
         hash,
         tuple,
+        names_checked: std::sync::atomic::AtomicBool::new(false),
     })
 }
 
