@@ -116,6 +116,7 @@ mod lexer;
 pub mod model;
 mod proto;
 mod resolve;
+mod services;
 
 pub use error::Error;
 
@@ -153,6 +154,8 @@ pub struct Config {
     pub(crate) extern_paths: Vec<(String, String)>,
     include_file: Option<PathBuf>,
     emit_rerun_if_changed: bool,
+    pub(crate) build_client: bool,
+    pub(crate) build_server: bool,
 }
 
 impl Default for Config {
@@ -179,6 +182,8 @@ impl Config {
             extern_paths: Vec::new(),
             include_file: None,
             emit_rerun_if_changed: true,
+            build_client: true,
+            build_server: true,
         }
     }
 
@@ -298,6 +303,30 @@ impl Config {
         self
     }
 
+    /// Whether to generate a tonic client module (`<service>_client`) for each `service` of
+    /// the schemas (default true; nothing is generated for a schema without services).
+    ///
+    /// ```
+    /// // a server-only crate
+    /// fury_build::Config::new().build_client(false);
+    /// ```
+    pub fn build_client(&mut self, on: bool) -> &mut Self {
+        self.build_client = on;
+        self
+    }
+
+    /// Whether to generate a tonic server module (`<service>_server`) for each `service` of
+    /// the schemas (default true).
+    ///
+    /// ```
+    /// // a client-only crate
+    /// fury_build::Config::new().build_server(false);
+    /// ```
+    pub fn build_server(&mut self, on: bool) -> &mut Self {
+        self.build_server = on;
+        self
+    }
+
     /// Compiles `files` and their imports into the output folder, one `.rs` file per package,
     /// and returns what it wrote (file names relative to the folder); an error names the file,
     /// line and column of the first problem.
@@ -361,6 +390,7 @@ impl Config {
         let includes: Vec<PathBuf> = includes.iter().map(|f| f.as_ref().to_path_buf()).collect();
         let mut loaded = resolve::load(&files, &includes)?;
         loaded.apply_rules()?;
+        check_services(&loaded)?;
         // Packages in registration order (a package after those it imports), with the
         // packages each one imports, transitively.
         let mut order: Vec<String> = Vec::new();
@@ -413,6 +443,43 @@ pub struct Generated {
     pub files: BTreeMap<String, String>,
     /// Every schema file read (the ones given and their imports).
     pub inputs: Vec<PathBuf>,
+}
+
+/// Every rpc's request and response names a type of the schema, and no service or method
+/// name is given twice (the generated modules and functions would clash).
+fn check_services(loaded: &resolve::Loaded) -> Result<(), Error> {
+    let mut services = BTreeSet::new();
+    for s in &loaded.schemas {
+        let package = s.package.clone().unwrap_or_default();
+        for svc in &s.services {
+            let at = |pos: &model::Pos, what: String| Error::at(&s.file, pos.line, pos.col, what);
+            let full = resolve::qualified(&package, &svc.name);
+            if !services.insert(codegen::snake(&full)) {
+                return Err(at(&svc.pos, format!("service `{full}` is defined twice")));
+            }
+            let mut methods = BTreeSet::new();
+            for m in &svc.methods {
+                if !methods.insert(codegen::snake(&m.name)) {
+                    return Err(at(
+                        &m.pos,
+                        format!("method `{}` of service `{full}` is defined twice", m.name),
+                    ));
+                }
+                for (what, name) in [("request", &m.request), ("response", &m.response)] {
+                    if loaded.resolve(name, &package, &[]).is_none() {
+                        return Err(at(
+                            &m.pos,
+                            format!(
+                                "the {what} type `{name}` of `{full}.{}` is not defined",
+                                m.name
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {
