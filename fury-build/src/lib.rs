@@ -61,7 +61,7 @@
 //!
 //! Fory IDL as foryc 1.7.7 reads it: `package a.b [alias c];`, `import "x.fdl";`,
 //! `option name = value;`, `enum`, `message` (nested messages, enums and unions),
-//! `union`, `service` (parsed; no code is generated for services yet), `reserved`, type options
+//! `union`, `service` (a tonic client and server, below), `reserved`, type options
 //! `[id=N, alias="..."]`, field options `[ref=true, nullable=true]`. proto3 as foryc maps it
 //! (see below). `.fbs` is not read.
 //!
@@ -94,16 +94,60 @@
 //! A message field whose type is written package-qualified (`common.Money`) stays
 //! non-nullable, as foryc 1.7.7 leaves it (spec/DISAGREEMENTS.md).
 //!
+//! ## Services: gRPC over tonic
+//!
+//! For each `service` of a package, the package's module also holds (as tonic-build lays them
+//! out for prost):
+//!
+//! - `<service>_client::<Service>Client<T>`: `connect(dst)`, `new(channel)`, the message size
+//!   limits, and one `async fn` per rpc (`rpc GetItem` → `get_item`) taking
+//!   `impl tonic::IntoRequest<Req>` (`impl tonic::IntoStreamingRequest<Message = Req>` for a
+//!   `stream` request) and returning `tonic::Response<Resp>` (`tonic::Streaming<Resp>` for a
+//!   `stream` response);
+//! - `<service>_server::<Service>`, the trait to implement (with `#[tonic::async_trait]`; a
+//!   `stream` response has an associated type `<Method>Stream`), and
+//!   `<service>_server::<Service>Server<T>`, the `tower::Service` to serve
+//!   (`tonic::transport::Server::builder().add_service(...)`, or `serve` it alone).
+//!
+//! Unary, server-streaming, client-streaming and bidirectional rpcs are all generated. The
+//! method paths are foryc's (`/package.Service/Method`, `/Service/Method` without a package),
+//! and each gRPC message is one xlang stream of the package's `fury()` (compatible mode,
+//! reference tracking), as the `--grpc` output of foryc writes it: a fury-rs client calls a
+//! Python `grpc.aio` server built from the same schema, and back (the test command runs
+//! `examples/grpc_inventory` both ways). The codec is `fury::tonic::FuryCodec`.
+//!
+//! The generated code needs, in the crate that includes it, `fury` with its feature `tonic`
+//! and `tonic` 0.14 with its features `codegen` and `transport` (`connect`, and serving; both
+//! are defaults of tonic, as is `router`, which `Server::add_service` needs):
+//!
+//! ```toml
+//! [dependencies]
+//! fury = { version = "0.1", features = ["tonic"] }
+//! tonic = "0.14"
+//! ```
+//!
+//! ```ignore
+//! use demo_inv::inventory_client::InventoryClient;
+//! let mut client = InventoryClient::connect("http://127.0.0.1:50051").await?;
+//! let item = client.get_item(demo_inv::ItemQuery { sku: "A-1".into() }).await?.into_inner();
+//! ```
+//!
+//! [`Config::build_client`] and [`Config::build_server`] turn either side off (both off: no
+//! tonic code, and no tonic dependency is needed); a schema without services gets none.
+//! The request and response of an rpc must be messages or unions of the loaded schemas, as
+//! foryc requires.
+//!
 //! ## Coming from prost-build
 //!
 //! In `build.rs`, `prost_build::compile_protos(&["a.proto"], &["proto"])` becomes
 //! `fury_build::compile(&["a.proto"], &["proto"])`, and `prost_build::Config::new()` becomes
 //! [`Config::new()`] with the same `out_dir`, `type_attribute`, `field_attribute`,
 //! `btree_map`, `bytes`, `extern_path`, `include_file` and `emit_rerun_if_changed`; no
-//! `protoc` is needed. In code, `Message::encode_to_vec()`/`decode()` become
-//! `to_bytes()`/`from_bytes()` (or `fury.serialize`/`deserialize` on a `Fury` you configure
-//! and `register_types` on), a `oneof` is a field of a union enum instead of an `Option` of a
-//! `oneof` enum, enums are Rust enums (not `i32`), `int32` fields are `u32` (foryc's mapping),
+//! `protoc` is needed; tonic-build's `compile_protos` is the same call, with
+//! [`Config::build_client`]/[`Config::build_server`] as its switches. In code,
+//! `Message::encode_to_vec()`/`decode()` become `to_bytes()`/`from_bytes()` (or
+//! `fury.serialize`/`deserialize` on a `Fury` you configure and `register_types` on), a
+//! `oneof` is a field of a union enum instead of an `Option` of a `oneof` enum, enums are Rust enums (not `i32`), `int32` fields are `u32` (foryc's mapping),
 //! and the bytes are Fory's xlang format, not protobuf's.
 
 #![deny(unsafe_code)]
@@ -466,15 +510,18 @@ fn check_services(loaded: &resolve::Loaded) -> Result<(), Error> {
                     ));
                 }
                 for (what, name) in [("request", &m.request), ("response", &m.response)] {
-                    if loaded.resolve(name, &package, &[]).is_none() {
-                        return Err(at(
-                            &m.pos,
-                            format!(
-                                "the {what} type `{name}` of `{full}.{}` is not defined",
-                                m.name
-                            ),
-                        ));
-                    }
+                    let problem = match loaded.resolve(name, &package, &[]) {
+                        None => "is not defined",
+                        // foryc's rule: a gRPC message is a message or a union.
+                        Some((_, t)) if t.kind == resolve::Kind::Enum => {
+                            "must be a message or a union, not an enum"
+                        }
+                        Some(_) => continue,
+                    };
+                    return Err(at(
+                        &m.pos,
+                        format!("the {what} type `{name}` of `{full}.{}` {problem}", m.name),
+                    ));
                 }
             }
         }
