@@ -9,8 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=$1
-# The workspace's feature set, as the test command builds it (a no-op after its build).
-cargo build --quiet --workspace --bins
+# The workspace's feature set, as the test command builds it (a no-op after its build; with
+# --examples, fury's dev-dependency features are on, as in that build).
+cargo build --quiet --workspace --bins --examples
 bin=target/debug
 driver=examples/grpc_inventory/python/inventory.py
 out=$(mktemp)

@@ -8,7 +8,7 @@ client can call either server.
 
 The client checks every answer and exits non-zero on the first unexpected one; --hostile also
 sends a message that is not a valid xlang stream and expects INVALID_ARGUMENT (fury-rs's
-codec). The server prints `listening on HOST:PORT`, serves until a client calls Stop or the
+codec), and calls a method the service does not have (UNIMPLEMENTED). The server prints `listening on HOST:PORT`, serves until a client calls Stop or the
 time is up, and prints `shutting down: REASON`."""
 import asyncio
 import os
@@ -90,6 +90,13 @@ async def run_client(addr, stop, hostile):
             except grpc.aio.AioRpcError as e:
                 check(e.code() == grpc.StatusCode.INVALID_ARGUMENT and "fury" in (e.details() or ""),
                       "a message that is not an xlang stream is INVALID_ARGUMENT")
+            # A path the service does not have.
+            raw = channel.unary_unary("/demo.inventory.Inventory/Nope")
+            try:
+                await raw(inv.ItemQuery(sku="A-1").to_bytes(), timeout=20)
+                check(False, "an unknown method is UNIMPLEMENTED")
+            except grpc.aio.AioRpcError as e:
+                check(e.code() == grpc.StatusCode.UNIMPLEMENTED, "an unknown method is UNIMPLEMENTED")
 
         if stop:
             summary = await stub.stop(inv.Shutdown(reason="python client done"), timeout=20)
