@@ -7,7 +7,7 @@
 //! definitions; written by hand, a call looks like this:
 //!
 //! ```
-//! // Needs fury's feature `tonic` and the crate `tonic` (features `codegen`, `transport`).
+//! // Needs fury's feature `tonic` and the crate `tonic` (feature `codegen`).
 //! # #[derive(fury::FuryObject, Debug, Default)]
 //! # #[fury(id = 100)]
 //! # struct GetRequest { sku: String }
@@ -15,7 +15,7 @@
 //! # #[fury(id = 101)]
 //! # struct Item { sku: String, count: u32 }
 //! use fury::tonic::FuryCodec;
-//! use tonic::codegen::http::uri::PathAndQuery;
+//! use tonic::codegen::{http::uri::PathAndQuery, Body, Bytes, StdError};
 //!
 //! static FURY: std::sync::LazyLock<fury::Fury> = std::sync::LazyLock::new(|| {
 //!     let mut fury = fury::Fury::builder().compatible(true).ref_tracking(true).build();
@@ -24,12 +24,16 @@
 //!     fury
 //! });
 //!
-//! async fn get(
-//!     channel: tonic::transport::Channel,
-//!     sku: &str,
-//! ) -> Result<Item, tonic::Status> {
+//! // `T` is a `tonic::transport::Channel` with tonic's feature `transport`.
+//! async fn get<T>(channel: T, sku: &str) -> Result<Item, tonic::Status>
+//! where
+//!     T: tonic::client::GrpcService<tonic::body::Body>,
+//!     T::Error: Into<StdError>,
+//!     T::ResponseBody: Body<Data = Bytes> + Send + 'static,
+//!     <T::ResponseBody as Body>::Error: Into<StdError> + Send,
+//! {
 //!     let mut grpc = tonic::client::Grpc::new(channel);
-//!     grpc.ready().await.map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+//!     grpc.ready().await.map_err(|e| tonic::Status::unavailable(e.into().to_string()))?;
 //!     let codec = FuryCodec::<GetRequest, Item>::new(&FURY);
 //!     let path = PathAndQuery::from_static("/demo.inv.Inventory/Get");
 //!     let request = tonic::Request::new(GetRequest { sku: sku.into() });
