@@ -503,7 +503,21 @@ fn check_services(loaded: &resolve::Loaded) -> Result<(), Error> {
             }
             let mut methods = BTreeSet::new();
             for m in &svc.methods {
-                if !methods.insert(codegen::snake(&m.name)) {
+                let snake = codegen::snake(&m.name);
+                // The generated client has these methods of its own.
+                if matches!(
+                    snake.as_str(),
+                    "new" | "connect" | "max_decoding_message_size" | "max_encoding_message_size"
+                ) {
+                    return Err(at(
+                        &m.pos,
+                        format!(
+                            "method `{}` of service `{full}` would be the client's `{snake}`: rename it",
+                            m.name
+                        ),
+                    ));
+                }
+                if !methods.insert(snake) {
                     return Err(at(
                         &m.pos,
                         format!("method `{}` of service `{full}` is defined twice", m.name),

@@ -301,9 +301,10 @@ impl Gen<'_> {
         self.line(
             1,
             &format!(
-                "/// Serves a [`{tr}`]: add it to a `tonic::transport::Server` (`add_service`)."
+                "/// Serves an implementation of [`{tr}`]: add it to a `tonic::transport::Server`"
             ),
         );
+        self.line(1, "/// (`add_service`, or `serve` it alone).");
         self.line(1, "#[derive(Debug)]");
         self.line(1, &format!("pub struct {ty}<T> {{"));
         self.line(2, "inner: ::std::sync::Arc<T>,");
@@ -425,11 +426,12 @@ impl Gen<'_> {
             };
             self.line(4, &format!("{} => {{", lit(&r.path)));
             // A struct per method adapts the trait's method to tonic's per-kind service trait.
+            // `self::` names the trait even if the service itself is called `Call`.
             self.line(5, "struct Call<T>(::std::sync::Arc<T>);");
             self.line(
                 5,
                 &format!(
-                    "impl<T: {tr}> ::tonic::server::{svc}<{}> for Call<T> {{",
+                    "impl<T: self::{tr}> ::tonic::server::{svc}<{}> for Call<T> {{",
                     r.request
                 ),
             );
@@ -448,7 +450,7 @@ impl Gen<'_> {
             self.line(
                 7,
                 &format!(
-                    "::std::boxed::Box::pin(async move {{ <T as {tr}>::{}(&inner, request).await }})",
+                    "::std::boxed::Box::pin(async move {{ <T as self::{tr}>::{}(&inner, request).await }})",
                     r.fn_name
                 ),
             );

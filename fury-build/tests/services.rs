@@ -1,7 +1,8 @@
 //! What fury-build generates for a schema's services: the method paths foryc's `--grpc`
 //! output uses, one client and one server module per service, the four kinds of rpc, the
-//! `Config` switches, and the errors foryc also reports. (examples/grpc_inventory compiles
-//! and runs generated code against foryc's Python stubs.)
+//! `Config` switches, and the errors (those foryc reports, and names the Rust code cannot
+//! take). examples/grpc_inventory compiles and runs generated code against foryc's Python
+//! stubs.
 
 use std::path::PathBuf;
 
@@ -78,6 +79,9 @@ fn paths_kinds_and_names() {
         src.contains("pub async fn r#type("),
         "a keyword as a method name"
     );
+    // The trait by its module path: a service may itself be called `Call`.
+    assert!(src
+        .contains("impl<T: self::Shop> ::tonic::server::UnaryService<super::Query> for Call<T> {"));
     // The server encodes responses and decodes requests.
     assert!(src.contains("grpc::<super::Item, super::Query>(limits)"));
 }
@@ -114,7 +118,7 @@ fn no_package_and_switches() {
 }
 
 #[test]
-fn errors_as_foryc_reports_them() {
+fn errors_name_the_method() {
     for (name, text, message) in [
         (
             "missing",
@@ -130,6 +134,11 @@ fn errors_as_foryc_reports_them() {
             "dup",
             "message A { string s = 1; }\nservice S {\n  rpc Do (A) returns (A);\n  rpc Do (A) returns (A);\n}\n",
             "method `Do` of service `S` is defined twice",
+        ),
+        (
+            "clash",
+            "message A { string s = 1; }\nservice S {\n  rpc Connect (A) returns (A);\n}\n",
+            "method `Connect` of service `S` would be the client's `connect`: rename it",
         ),
     ] {
         let file = schema(name, text);
