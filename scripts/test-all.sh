@@ -7,8 +7,9 @@
 #   3. the live cross-check: for every group of conformance/groups.json with a peer check,
 #      pyfory 1.7.7 reads those bytes and compares them with the expected values;
 #   4. the RPC examples: a pyfory client and a Rust client against the Rust server on loopback,
-#      the schema check: foryc's Python types and fury-build's Rust types read each other;
-#      and the serde check: pyfory and a serde-only Rust model (fury::serde) read each other;
+#      the schema check (foryc's Python types and fury-build's Rust types read each other),
+#      the gRPC example both ways (Python grpc.aio and Rust tonic, each client to the other's
+#      server), and the serde check (pyfory and a serde-only Rust model read each other);
 #   5. `fury-conformance run` drives the testees (pyfory 1.7.7, fury-rs, the official crate
 #      `fory` 1.7.7 on the built-in vectors, and the JavaScript example when node is installed)
 #      through every vector group of conformance/groups.json over the testee protocol;
@@ -16,14 +17,15 @@
 #   7. a regeneration of every group's vectors with the pinned pyfory, compared with the
 #      committed files (and of the Rust mirrors of the struct vectors, owned and borrowed).
 # It creates what it needs: a Python virtual environment with pyfory==1.7.7 and the schema
-# compiler fory-compiler==1.7.7 (conformance/requirements.txt; in .venv, or in
+# compiler fory-compiler==1.7.7 and grpcio (conformance/requirements.txt; in .venv, or in
 # $FURY_VENV), installed by pip.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=${FURY_VENV:-.venv}
-if ! "$venv/bin/python" -c 'import sys, pyfory, fory_compiler; sys.exit(pyfory.__version__ != "1.7.7")' 2>/dev/null; then
-  echo "== creating $venv with pyfory 1.7.7"
+# grpc among the imports: a venv made before grpcio joined the requirements is made again.
+if ! "$venv/bin/python" -c 'import sys, pyfory, fory_compiler, grpc; sys.exit(pyfory.__version__ != "1.7.7")' 2>/dev/null; then
+  echo "== creating $venv with pyfory 1.7.7 and grpcio"
   python3 -m venv "$venv"
   "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r conformance/requirements.txt
 fi
@@ -94,6 +96,9 @@ bash scripts/rpc-check.sh "$venv/bin/python"
 
 echo "== fury-build: pyfory 1.7.7 with foryc 1.7.7's Python types and the Rust types fury-build generated read each other's values (conformance/schemas, both modes)"
 "$venv/bin/python" conformance/schema_check.py target/debug/schema-check
+
+echo "== gRPC over tonic: a Python grpc.aio client (foryc 1.7.7 --grpc) calls the Rust tonic server fury-build generated, and the Rust client the Python server"
+bash scripts/grpc-check.sh "$venv/bin/python"
 
 echo "== fury::serde: pyfory 1.7.7 and a serde-only Rust model (examples/serde_check.rs) read each other's values (both modes, bytes compared)"
 "$venv/bin/python" conformance/serde_check.py target/debug/examples/serde_check

@@ -134,7 +134,7 @@ fn rust_path_in_package(path: &[String]) -> String {
 }
 
 /// A string literal of `s`.
-fn lit(s: &str) -> String {
+pub(crate) fn lit(s: &str) -> String {
     format!("{s:?}")
 }
 
@@ -266,7 +266,7 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn line(&mut self, indent: usize, text: &str) {
+    pub(crate) fn line(&mut self, indent: usize, text: &str) {
         if !text.is_empty() {
             self.out.push_str(&"    ".repeat(indent));
         }
@@ -274,7 +274,7 @@ impl<'a> Gen<'a> {
         self.out.push('\n');
     }
 
-    fn doc(&mut self, indent: usize, doc: &Option<String>) {
+    pub(crate) fn doc(&mut self, indent: usize, doc: &Option<String>) {
         let Some(doc) = doc else { return };
         for l in doc.lines() {
             // Indented or fenced text in a schema comment is not Rust: keep rustdoc from
@@ -311,7 +311,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The Rust path from inside module depth `depth` of this package to the type `fq`.
-    fn type_path(&self, fq: &str, depth: usize) -> String {
+    pub(crate) fn type_path(&self, fq: &str, depth: usize) -> String {
         // extern_path: the longest prefix mapped to the user's own Rust path.
         let dotted = format!(".{fq}");
         if let Some((proto, rust)) = self
@@ -345,6 +345,11 @@ impl<'a> Gen<'a> {
             s.push_str("self::");
         }
         s + &rust_path_in_package(&t.path)
+    }
+
+    /// The package being generated.
+    pub(crate) fn package(&self) -> &str {
+        &self.package
     }
 
     pub fn is_extern(&self, fq: &str) -> bool {
@@ -532,6 +537,8 @@ impl<'a> Gen<'a> {
         self.line(1, ".as_ref()");
         self.line(1, ".map_err(::std::clone::Clone::clone)");
         self.line(0, "}");
+        let services: Vec<&Service> = schemas.iter().flat_map(|s| &s.services).collect();
+        self.gen_services(&services);
         self.out
     }
 

@@ -61,7 +61,7 @@
 //!
 //! Fory IDL as foryc 1.7.7 reads it: `package a.b [alias c];`, `import "x.fdl";`,
 //! `option name = value;`, `enum`, `message` (nested messages, enums and unions),
-//! `union`, `service` (parsed; no code is generated for services yet), `reserved`, type options
+//! `union`, `service` (a tonic client and server, below), `reserved`, type options
 //! `[id=N, alias="..."]`, field options `[ref=true, nullable=true]`. proto3 as foryc maps it
 //! (see below). `.fbs` is not read.
 //!
@@ -94,16 +94,60 @@
 //! A message field whose type is written package-qualified (`common.Money`) stays
 //! non-nullable, as foryc 1.7.7 leaves it (spec/DISAGREEMENTS.md).
 //!
+//! ## Services: gRPC over tonic
+//!
+//! For each `service` of a package, the package's module also holds (as tonic-build lays them
+//! out for prost):
+//!
+//! - `<service>_client::<Service>Client<T>`: `connect(dst)`, `new(channel)`, the message size
+//!   limits, and one `async fn` per rpc (`rpc GetItem` → `get_item`) taking
+//!   `impl tonic::IntoRequest<Req>` (`impl tonic::IntoStreamingRequest<Message = Req>` for a
+//!   `stream` request) and returning `tonic::Response<Resp>` (`tonic::Streaming<Resp>` for a
+//!   `stream` response);
+//! - `<service>_server::<Service>`, the trait to implement (with `#[tonic::async_trait]`; a
+//!   `stream` response has an associated type `<Method>Stream`), and
+//!   `<service>_server::<Service>Server<T>`, the `tower::Service` to serve
+//!   (`tonic::transport::Server::builder().add_service(...)`, or `serve` it alone).
+//!
+//! Unary, server-streaming, client-streaming and bidirectional rpcs are all generated. The
+//! method paths are foryc's (`/package.Service/Method`, `/Service/Method` without a package),
+//! and each gRPC message is one xlang stream of the package's `fury()` (compatible mode,
+//! reference tracking), as the `--grpc` output of foryc writes it: a fury-rs client calls a
+//! Python `grpc.aio` server built from the same schema, and back (the test command runs
+//! `examples/grpc_inventory` both ways). The codec is `fury::tonic::FuryCodec`.
+//!
+//! The generated code needs, in the crate that includes it, `fury` with its feature `tonic`
+//! and `tonic` 0.14 with its features `codegen` and `transport` (`connect`, and serving; both
+//! are defaults of tonic, as is `router`, which `Server::add_service` needs):
+//!
+//! ```toml
+//! [dependencies]
+//! fury = { version = "0.1", features = ["tonic"] }
+//! tonic = "0.14"
+//! ```
+//!
+//! ```ignore
+//! use demo_inv::inventory_client::InventoryClient;
+//! let mut client = InventoryClient::connect("http://127.0.0.1:50051").await?;
+//! let item = client.get_item(demo_inv::ItemQuery { sku: "A-1".into() }).await?.into_inner();
+//! ```
+//!
+//! [`Config::build_client`] and [`Config::build_server`] turn either side off (both off: no
+//! tonic code, and no tonic dependency is needed); a schema without services gets none.
+//! The request and response of an rpc must be messages or unions of the loaded schemas, as
+//! foryc requires.
+//!
 //! ## Coming from prost-build
 //!
 //! In `build.rs`, `prost_build::compile_protos(&["a.proto"], &["proto"])` becomes
 //! `fury_build::compile(&["a.proto"], &["proto"])`, and `prost_build::Config::new()` becomes
 //! [`Config::new()`] with the same `out_dir`, `type_attribute`, `field_attribute`,
 //! `btree_map`, `bytes`, `extern_path`, `include_file` and `emit_rerun_if_changed`; no
-//! `protoc` is needed. In code, `Message::encode_to_vec()`/`decode()` become
-//! `to_bytes()`/`from_bytes()` (or `fury.serialize`/`deserialize` on a `Fury` you configure
-//! and `register_types` on), a `oneof` is a field of a union enum instead of an `Option` of a
-//! `oneof` enum, enums are Rust enums (not `i32`), `int32` fields are `u32` (foryc's mapping),
+//! `protoc` is needed; tonic-build's `compile_protos` is the same call, with
+//! [`Config::build_client`]/[`Config::build_server`] as its switches. In code,
+//! `Message::encode_to_vec()`/`decode()` become `to_bytes()`/`from_bytes()` (or
+//! `fury.serialize`/`deserialize` on a `Fury` you configure and `register_types` on), a
+//! `oneof` is a field of a union enum instead of an `Option` of a `oneof` enum, enums are Rust enums (not `i32`), `int32` fields are `u32` (foryc's mapping),
 //! and the bytes are Fory's xlang format, not protobuf's.
 
 #![deny(unsafe_code)]
@@ -116,6 +160,7 @@ mod lexer;
 pub mod model;
 mod proto;
 mod resolve;
+mod services;
 
 pub use error::Error;
 
@@ -153,6 +198,8 @@ pub struct Config {
     pub(crate) extern_paths: Vec<(String, String)>,
     include_file: Option<PathBuf>,
     emit_rerun_if_changed: bool,
+    pub(crate) build_client: bool,
+    pub(crate) build_server: bool,
 }
 
 impl Default for Config {
@@ -179,6 +226,8 @@ impl Config {
             extern_paths: Vec::new(),
             include_file: None,
             emit_rerun_if_changed: true,
+            build_client: true,
+            build_server: true,
         }
     }
 
@@ -298,6 +347,30 @@ impl Config {
         self
     }
 
+    /// Whether to generate a tonic client module (`<service>_client`) for each `service` of
+    /// the schemas (default true; nothing is generated for a schema without services).
+    ///
+    /// ```
+    /// // a server-only crate
+    /// fury_build::Config::new().build_client(false);
+    /// ```
+    pub fn build_client(&mut self, on: bool) -> &mut Self {
+        self.build_client = on;
+        self
+    }
+
+    /// Whether to generate a tonic server module (`<service>_server`) for each `service` of
+    /// the schemas (default true).
+    ///
+    /// ```
+    /// // a client-only crate
+    /// fury_build::Config::new().build_server(false);
+    /// ```
+    pub fn build_server(&mut self, on: bool) -> &mut Self {
+        self.build_server = on;
+        self
+    }
+
     /// Compiles `files` and their imports into the output folder, one `.rs` file per package,
     /// and returns what it wrote (file names relative to the folder); an error names the file,
     /// line and column of the first problem.
@@ -361,6 +434,7 @@ impl Config {
         let includes: Vec<PathBuf> = includes.iter().map(|f| f.as_ref().to_path_buf()).collect();
         let mut loaded = resolve::load(&files, &includes)?;
         loaded.apply_rules()?;
+        check_services(&loaded)?;
         // Packages in registration order (a package after those it imports), with the
         // packages each one imports, transitively.
         let mut order: Vec<String> = Vec::new();
@@ -413,6 +487,60 @@ pub struct Generated {
     pub files: BTreeMap<String, String>,
     /// Every schema file read (the ones given and their imports).
     pub inputs: Vec<PathBuf>,
+}
+
+/// Every rpc's request and response names a type of the schema, and no service or method
+/// name is given twice (the generated modules and functions would clash).
+fn check_services(loaded: &resolve::Loaded) -> Result<(), Error> {
+    let mut services = BTreeSet::new();
+    for s in &loaded.schemas {
+        let package = s.package.clone().unwrap_or_default();
+        for svc in &s.services {
+            let at = |pos: &model::Pos, what: String| Error::at(&s.file, pos.line, pos.col, what);
+            let full = resolve::qualified(&package, &svc.name);
+            if !services.insert(codegen::snake(&full)) {
+                return Err(at(&svc.pos, format!("service `{full}` is defined twice")));
+            }
+            let mut methods = BTreeSet::new();
+            for m in &svc.methods {
+                let snake = codegen::snake(&m.name);
+                // The generated client has these methods of its own.
+                if matches!(
+                    snake.as_str(),
+                    "new" | "connect" | "max_decoding_message_size" | "max_encoding_message_size"
+                ) {
+                    return Err(at(
+                        &m.pos,
+                        format!(
+                            "method `{}` of service `{full}` would be the client's `{snake}`: rename it",
+                            m.name
+                        ),
+                    ));
+                }
+                if !methods.insert(snake) {
+                    return Err(at(
+                        &m.pos,
+                        format!("method `{}` of service `{full}` is defined twice", m.name),
+                    ));
+                }
+                for (what, name) in [("request", &m.request), ("response", &m.response)] {
+                    let problem = match loaded.resolve(name, &package, &[]) {
+                        None => "is not defined",
+                        // foryc's rule: a gRPC message is a message or a union.
+                        Some((_, t)) if t.kind == resolve::Kind::Enum => {
+                            "must be a message or a union, not an enum"
+                        }
+                        Some(_) => continue,
+                    };
+                    return Err(at(
+                        &m.pos,
+                        format!("the {what} type `{name}` of `{full}.{}` {problem}", m.name),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 fn write_if_changed(path: &Path, text: &str) -> Result<(), Error> {

@@ -43,7 +43,7 @@ pub struct Schema {
     pub unions: Vec<Union>,
     /// Top-level messages.
     pub messages: Vec<Message>,
-    /// Services (parsed into the model; no code is generated for them yet).
+    /// Services (a tonic client and server each; see the crate docs).
     pub services: Vec<Service>,
 }
 

@@ -1,4 +1,4 @@
-//! `fury compile [-I DIR]... --rust_out DIR FILE...`: compiles Fory IDL / proto3 schemas to
+//! `fury compile [-I DIR]... [--grpc] --rust_out DIR FILE...`: compiles Fory IDL / proto3 schemas to
 //! Rust modules (fury-build, the flags of foryc); exit status 1 for a schema error (printed
 //! as file:line:col), 2 for a usage error.
 //!

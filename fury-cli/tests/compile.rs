@@ -48,6 +48,7 @@ fn schema_errors_name_file_line_and_column() {
         includes: vec![],
         rust_out: dir.join("out"),
         files: vec![bad.clone()],
+        grpc: false,
     };
     let e = fury_cli::run_compile(&args).unwrap_err();
     assert_eq!(
@@ -64,4 +65,32 @@ fn schema_errors_name_file_line_and_column() {
         .unwrap_err()
         .contains("--bogus"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn services_only_with_grpc() {
+    let shop = schemas().join("proto/shop.proto");
+    for grpc in [false, true] {
+        let out = std::env::temp_dir().join(format!("fury-cli-grpc-{grpc}-{}", std::process::id()));
+        let mut args = vec![
+            "-I".to_string(),
+            schemas().join("proto").display().to_string(),
+            format!("--rust_out={}", out.display()),
+            shop.display().to_string(),
+        ];
+        if grpc {
+            args.insert(0, "--grpc".to_string());
+        }
+        let args = fury_cli::parse_compile_args(&args).unwrap();
+        assert_eq!(args.grpc, grpc);
+        fury_cli::run_compile(&args).unwrap();
+        let text = std::fs::read_to_string(out.join("check_shop.rs")).unwrap();
+        // foryc's path for the service `Shop` of package `check.shop`.
+        assert_eq!(
+            text.contains("PathAndQuery::from_static(\"/check.shop.Shop/Place\")"),
+            grpc
+        );
+        assert_eq!(text.contains("pub mod shop_server {"), grpc);
+        std::fs::remove_dir_all(&out).ok();
+    }
 }

@@ -56,6 +56,7 @@
 //! | [`connection`] | type metadata shared across the messages of one connection |
 //! | [`frame`] | length-prefixed frames over `std::io`, and the tokio codec (feature `tokio`) |
 //! | [`row`] | the row format: random access without decoding |
+//! | `tonic` | gRPC over tonic: `tonic::FuryCodec` (feature `tonic`) |
 //!
 //! Inside, dependencies point one way, each module using only those listed before it:
 //! `error`; `buffer` (bytes, varints, UTF-8); `types` (type ids, flags) and the number and time
@@ -83,6 +84,8 @@ pub mod row;
 pub mod serde;
 mod serializer;
 mod temporal;
+#[cfg(feature = "tonic")]
+pub mod tonic;
 mod types;
 pub mod value;
 pub mod wire;
