@@ -10,8 +10,9 @@ the value must equal the one written. The Rust side also prints the value it rea
 the bytes it wrote are pyfory's. The bytes must also be identical to pyfory's, except
 for the values listed in BYTE_DIFFERENCES with the reason.
 
-Enums with data are left out: the serde path refuses them at registration (derive FuryObject
-for those).
+Enums with data are tagged unions (a pyfory ``Union`` with its case structs, declared as
+conformance/generators/union.py declares them); tuple and newtype structs are structs with
+fields _0, _1, ...
 
 Usage: python conformance/serde_check.py target/debug/examples/serde_check
 """
@@ -21,14 +22,20 @@ import enum
 import json
 import subprocess
 import sys
+import types
 import typing
+
+from generators.union import case_struct_id
 
 
 def model_classes():
     """The mirrors of serde_check.rs: Python types chosen for the Rust mapping (i32 -> Int32,
-    the varint; i64 -> int; f64 -> float; Vec<i32> -> Int32Array; Vec<u8> -> bytes)."""
+    the varint; i64 -> int; u64 -> UInt64, the varint; f64 -> float; Vec<i32> -> Int32Array;
+    Vec<u8> -> bytes)."""
+    import pyfory
     from pyfory.annotation import Int32
     from pyfory.serialization import Int32Array
+    from pyfory.union import Union, UnionSerializer
 
     class Status(enum.Enum):
         Draft = 0
@@ -49,6 +56,45 @@ def model_classes():
         nextCursor: typing.Optional[str] = None
 
     @dataclasses.dataclass
+    class UserId:  # struct UserId(u64)
+        _0: pyfory.UInt64
+
+    @dataclasses.dataclass
+    class Point:  # struct Point(i32, i32)
+        _0: Int32
+        _1: Int32
+
+    # the case structs of Event's struct and tuple variants
+    @dataclasses.dataclass
+    class EventMoved:
+        origin: str
+        dest: str
+        hops: Int32
+
+    @dataclasses.dataclass
+    class EventAt:
+        _0: Int32
+        _1: Int32
+
+    class Event(Union):
+        CASES = {1: Item, 2: str, 3: EventMoved, 4: EventAt, 5: str}
+        VARIANTS = {1: "Shipped", 2: "Note", 3: "Moved", 4: "At", 5: "Closed"}
+
+        @classmethod
+        def _from_case_id(cls, case_id, value):
+            return cls(case_id, value)
+
+        def __eq__(self, other):
+            return isinstance(other, Event) and (self.case_id(), self.value()) == (other.case_id(), other.value())
+
+        def __repr__(self):
+            return f"Event({self.case_id()}, {self.value()!r})"
+
+    class EventSerializer(UnionSerializer):
+        def __init__(self, type_resolver):
+            super().__init__(type_resolver, Event, dict(Event.CASES))
+
+    @dataclasses.dataclass
     class Model:
         name: str
         ident: int  # `id` with #[serde(rename = "ident")]
@@ -61,31 +107,59 @@ def model_classes():
         items: typing.List[Item]
         status: Status
         page: Page
+        event: Event
+        events: typing.List[Event]
+        user: UserId
+        at: Point
         best: typing.Optional[Item] = None
         total: typing.Optional[int] = None
+        maybe_event: typing.Optional[Event] = pyfory.field(default=None, nullable=True)
 
-    return Status, Item, Page, Model, Int32Array
-
-
-def register(fory, classes):
-    Status, Item, Page, Model, _ = classes
-    fory.register_type(Status, type_id=301)
-    fory.register_type(Item, type_id=302)
-    fory.register_type(Page, name="check.serde.Page")
-    fory.register_type(Model, type_id=303)
+    return types.SimpleNamespace(Status=Status, Item=Item, Page=Page, UserId=UserId, Point=Point,
+                                 EventMoved=EventMoved, EventAt=EventAt, Event=Event,
+                                 EventSerializer=EventSerializer, Model=Model, Int32Array=Int32Array)
 
 
-def values(classes):
-    """(Rust type name, value) pairs: every field with and without its optional parts, and
-    empty collections."""
-    Status, Item, Page, Model, Int32Array = classes
+# serde_check.rs registers Event by this id; its case structs get case_struct_id(EVENT_ID, variant)
+EVENT_ID = 306
+
+
+def register(fory, c):
+    fory.register_type(c.Status, type_id=301)
+    fory.register_type(c.Item, type_id=302)
+    fory.register_type(c.Page, name="check.serde.Page")
+    fory.register_type(c.UserId, type_id=304)
+    fory.register_type(c.Point, type_id=305)
+    fory.register_union(c.Event, type_id=EVENT_ID, serializer=c.EventSerializer(fory.type_resolver))
+    fory.register_type(c.EventMoved, type_id=case_struct_id(EVENT_ID, "Moved"))
+    fory.register_type(c.EventAt, type_id=case_struct_id(EVENT_ID, "At"))
+    fory.register_type(c.Model, type_id=303)
+
+
+def values(c):
+    """(Rust type name, value) pairs: every field with and without its optional parts, empty
+    collections, and every variant of Event as a root, a field, a list element and an option."""
+    Status, Item, Page, Model, Int32Array, Event = c.Status, c.Item, c.Page, c.Model, c.Int32Array, c.Event
     tea = Item(sku="tea", qty=2, price=3.5)
+    shipped = Event(1, Item(sku="crate", qty=4, price=12.5))
+    note = Event(2, "left at the door")
+    moved = Event(3, c.EventMoved(origin="north", dest="south", hops=-3))
+    at = Event(4, c.EventAt(_0=7, _1=-(2**31)))
+    closed = Event(5, None)
     out = [
         ("Item", Item(sku="", qty=-(2**31), price=-0.0)),
         ("Item", Item(sku="mug ✓", qty=2**31 - 1, price=1e300)),
         ("Page", Page(pageNo=0, items=[])),
         ("Page", Page(pageNo=7, items=[Item(sku="a", qty=1, price=0.5), Item(sku="b", qty=-1, price=2.0)],
                       nextCursor="c-8")),
+        ("Event", shipped),
+        ("Event", note),
+        ("Event", Event(2, "")),
+        ("Event", moved),
+        ("Event", at),
+        ("Event", closed),
+        ("UserId", c.UserId(2**64 - 1)),
+        ("Point", c.Point(-1, 2**31 - 1)),
         (
             "Model",
             Model(
@@ -93,14 +167,16 @@ def values(classes):
                 tags=["x", "", "zé"], numbers=Int32Array([1, -2, 300000, -(2**31)]), data=b"\x00\x01\xff",
                 items=[Item(sku="s1", qty=1, price=0.25), Item(sku="s2", qty=-70000, price=-9.75)],
                 status=Status.Archived, page=Page(pageNo=2, items=[Item(sku="p", qty=3, price=1.0)], nextCursor="n"),
-                best=Item(sku="best", qty=99, price=9.99), total=2**62,
+                event=shipped, events=[shipped, note, moved, at, closed], user=c.UserId(2**63),
+                at=c.Point(3, -4), best=Item(sku="best", qty=99, price=9.99), total=2**62, maybe_event=moved,
             ),
         ),
         (
             "Model",
             Model(
                 name="", ident=0, active=False, counts={}, sorted={}, tags=[], numbers=Int32Array([]), data=b"",
-                items=[], status=Status.Draft, page=Page(pageNo=0, items=[]),
+                items=[], status=Status.Draft, page=Page(pageNo=0, items=[]), event=closed, events=[],
+                user=c.UserId(0), at=c.Point(0, 0),
             ),
         ),
         (
@@ -108,7 +184,8 @@ def values(classes):
             Model(
                 name="some", ident=1, active=True, counts={"k": -1}, sorted={1: "one"}, tags=["only"],
                 numbers=Int32Array([0]), data=b"\x7f", items=[tea], status=Status.Active,
-                page=Page(pageNo=1, items=[], nextCursor=""), best=None, total=-1,
+                page=Page(pageNo=1, items=[], nextCursor=""), event=note, events=[closed], user=c.UserId(1),
+                at=c.Point(-(2**31), 2**31 - 1), best=None, total=-1, maybe_event=closed,
             ),
         ),
         (
@@ -116,7 +193,8 @@ def values(classes):
             Model(
                 name="many counts", ident=5, active=False, counts={"a": 1, "b": 2, "c": 3, "d": 4}, sorted={},
                 tags=[], numbers=Int32Array([]), data=b"", items=[], status=Status.Active, page=Page(pageNo=0, items=[]),
-                best=Item(sku="", qty=0, price=0.0), total=None,
+                event=at, events=[moved, moved], user=c.UserId(300), at=c.Point(1, 1),
+                best=Item(sku="", qty=0, price=0.0), total=None, maybe_event=shipped,
             ),
         ),
     ]
@@ -124,10 +202,20 @@ def values(classes):
 
 
 def as_json(v):
-    """The value as serde_json writes the Rust model (unit variant -> its name, bytes and
-    arrays -> lists of numbers, map keys -> strings)."""
+    """The value as serde_json writes the Rust model (unit variant -> its name, variant with
+    data -> {name: data}, newtype struct -> its value, tuple struct -> list, bytes and arrays
+    -> lists of numbers, map keys -> strings)."""
+    from pyfory.union import Union
+
+    if isinstance(v, Union):
+        name = type(v).VARIANTS[v.case_id()]
+        return name if v.value() is None else {name: as_json(v.value())}
     if dataclasses.is_dataclass(v):
-        return {f.name: as_json(getattr(v, f.name)) for f in dataclasses.fields(v)}
+        names = [f.name for f in dataclasses.fields(v)]
+        if names == [f"_{i}" for i in range(len(names))]:
+            parts = [as_json(getattr(v, n)) for n in names]
+            return parts[0] if len(parts) == 1 else parts
+        return {n: as_json(getattr(v, n)) for n in names}
     if isinstance(v, enum.Enum):
         return v.name
     if isinstance(v, dict):

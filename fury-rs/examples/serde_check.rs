@@ -34,6 +34,27 @@ struct Page<T> {
     next_cursor: Option<String>,
 }
 
+// a newtype struct and a tuple struct: structs with fields _0, _1
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct UserId(u64);
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Point(i32, i32);
+
+// an enum with data: a tagged union, case id = variant position + 1
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Event {
+    Shipped(Item),
+    Note(String),
+    Moved {
+        origin: String,
+        dest: String,
+        hops: i32,
+    },
+    At(i32, i32),
+    Closed,
+}
+
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
 struct Model {
     name: String,
@@ -53,6 +74,11 @@ struct Model {
     items: Vec<Item>,
     status: Status,
     page: Page<Item>,
+    event: Event,
+    events: Vec<Event>,
+    maybe_event: Option<Event>,
+    user: UserId,
+    at: Point,
 }
 
 fn round_trip<T: Serialize + DeserializeOwned>(fury: &Fury, bytes: &[u8]) -> fury::Result<String> {
@@ -78,6 +104,10 @@ fn build(compatible: bool) -> fury::Result<Fury> {
     fury.register_serde_by_id::<Status>(301)?;
     fury.register_serde_by_id::<Item>(302)?;
     fury.register_serde_by_name::<Page<Item>>("check.serde", "Page")?;
+    fury.register_serde_by_id::<UserId>(304)?;
+    fury.register_serde_by_id::<Point>(305)?;
+    // its case structs Moved and At by the ids case_struct_registration derives from 306
+    fury.register_serde_by_id::<Event>(306)?;
     fury.register_serde_by_id::<Model>(303)?;
     Ok(fury)
 }
@@ -111,6 +141,9 @@ fn main() -> ExitCode {
             "Model" => round_trip::<Model>(&fury, &bytes),
             "Page" => round_trip::<Page<Item>>(&fury, &bytes),
             "Item" => round_trip::<Item>(&fury, &bytes),
+            "Event" => round_trip::<Event>(&fury, &bytes),
+            "UserId" => round_trip::<UserId>(&fury, &bytes),
+            "Point" => round_trip::<Point>(&fury, &bytes),
             other => {
                 println!("{other} ERROR no such type in serde_check");
                 continue;
