@@ -406,7 +406,7 @@ fn object(cont: &Container, n: &Names, plans: &[Plan], skipped: &[syn::Member]) 
                     ::fury::__private::struct_write_direct(self, ctx)
                 }
 
-                #[inline]
+                #[inline(always)]
                 fn write_stream(&self, ctx: &mut ::fury::__private::WriteContext) -> ::fury::Result<()> {
                     ::fury::__private::struct_write_stream(self, ctx)
                 }

@@ -321,7 +321,7 @@ impl Fury {
     ) -> Result<()> {
         let start = out.len();
         let result = {
-            let mut ctx = WriteContext::new(out, &self.registry, self.config);
+            let mut ctx = WriteContext::new(out, &self.registry, &self.config);
             value.write_stream(&mut ctx)
         };
         if result.is_err() {
@@ -363,7 +363,7 @@ impl Fury {
         meta: &mut WriteMeta,
     ) -> Result<()> {
         let start = out.len();
-        let mut ctx = WriteContext::new(out, &self.registry, self.config);
+        let mut ctx = WriteContext::new(out, &self.registry, &self.config);
         ctx.load_meta(meta);
         let result = value.write_stream(&mut ctx);
         ctx.store_meta(meta, result.is_ok());
@@ -400,7 +400,7 @@ impl Fury {
         meta: &mut ReadMeta,
     ) -> Result<T> {
         let earlier = meta.take_strings();
-        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
+        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, &self.config);
         #[cfg(feature = "bytes")]
         if let Some(source) = source {
             ctx.set_source(source);
@@ -465,7 +465,7 @@ impl Fury {
         };
         let mut out = Vec::with_capacity(64);
         {
-            let mut ctx = WriteContext::new(&mut out, &self.registry, self.config);
+            let mut ctx = WriteContext::new(&mut out, &self.registry, &self.config);
             ctx.oob = Some(&mut sink);
             value.write_stream(&mut ctx)?;
         }
@@ -493,7 +493,7 @@ impl Fury {
         stream: &'de [u8],
         buffers: &[&'de [u8]],
     ) -> Result<T> {
-        let mut ctx = ReadContext::new(stream, &self.registry, &self.typedef_cache, self.config);
+        let mut ctx = ReadContext::new(stream, &self.registry, &self.typedef_cache, &self.config);
         ctx.set_buffers(buffers);
         let value = self.read_whole(&mut ctx)?;
         let left = ctx.buffers_left();
@@ -561,7 +561,7 @@ impl Fury {
         &self,
         input: &'de bytes::Bytes,
     ) -> Result<T> {
-        let mut ctx = ReadContext::new(input, &self.registry, &self.typedef_cache, self.config);
+        let mut ctx = ReadContext::new(input, &self.registry, &self.typedef_cache, &self.config);
         ctx.set_source(input);
         self.read_whole(&mut ctx)
     }
@@ -569,7 +569,7 @@ impl Fury {
     /// Deserializes a `T` from `bytes`, which must hold exactly one stream.
     #[inline]
     pub fn deserialize<'de, T: Deserialize<'de>>(&self, bytes: &'de [u8]) -> Result<T> {
-        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
+        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, &self.config);
         self.read_whole(&mut ctx)
     }
 
@@ -579,7 +579,7 @@ impl Fury {
         &self,
         bytes: &'de [u8],
     ) -> Result<(T, usize)> {
-        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, self.config);
+        let mut ctx = ReadContext::new(bytes, &self.registry, &self.typedef_cache, &self.config);
         match self.read_stream(&mut ctx) {
             Ok(value) => Ok((value, ctx.reader.position())),
             Err(e) => {

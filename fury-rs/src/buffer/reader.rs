@@ -183,17 +183,25 @@ impl<'a> Reader<'a> {
     #[inline]
     pub fn take_prefix(&mut self, word: u64, n: usize) -> bool {
         let n = n.min(8);
+        let mask = if n == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        };
         let rest = self.rest();
         let hit = match rest.first_chunk::<8>() {
-            Some(w) => {
-                let mask = if n == 8 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * n)) - 1
-                };
-                (u64::from_le_bytes(*w) ^ word) & mask == 0
-            }
-            None => rest.get(..n) == word.to_le_bytes().get(..n),
+            Some(w) => (u64::from_le_bytes(*w) ^ word) & mask == 0,
+            // Near the end of an input of 8 bytes or more, its last word holds the rest in its
+            // top bytes: still one compare (a short message ends here), no `memcmp` call.
+            None => match self.data.last_chunk::<8>() {
+                Some(tail) => {
+                    let top = u64::from_le_bytes(*tail)
+                        .checked_shr(8 * (8 - rest.len() as u32))
+                        .unwrap_or(0);
+                    rest.len() >= n && (top ^ word) & mask == 0
+                }
+                None => rest.get(..n) == word.to_le_bytes().get(..n),
+            },
         };
         self.pos += if hit { n } else { 0 };
         hit

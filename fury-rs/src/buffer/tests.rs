@@ -434,20 +434,30 @@ fn word_prefixes_write_exactly_their_bytes_at_every_spare_capacity() {
 fn taken_prefixes_match_every_byte_near_the_end_of_the_input() {
     let bytes = [0x1b, 0x64, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99];
     let word = u64::from_le_bytes([0x1b, 0x64, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88]);
-    for len in 0..=bytes.len() {
-        for n in 0..=8usize {
-            let input = &bytes[..len];
-            let mut r = Reader::new(input);
-            let hit = r.take_prefix(word, n);
-            assert_eq!(hit, n <= len, "len {len} n {n}");
-            assert_eq!(r.position(), if hit { n } else { 0 });
-            // A difference in any one of the n bytes is a miss.
-            for k in 0..n.min(len) {
-                let mut changed = input.to_vec();
-                changed[k] ^= 0x01;
-                let mut r = Reader::new(&changed);
-                assert!(!r.take_prefix(word, n), "len {len} n {n} byte {k}");
-                assert_eq!(r.position(), 0);
+    // `skip` bytes read before: the rest then lies at the end of a longer input (the path
+    // that takes the input's last word).
+    for skip in 0..=9usize {
+        for len in 0..=bytes.len() {
+            for n in 0..=8usize {
+                let mut input = vec![0xee; skip];
+                input.extend_from_slice(&bytes[..len]);
+                let mut r = Reader::new(&input);
+                r.bytes(skip).unwrap();
+                let hit = r.take_prefix(word, n);
+                assert_eq!(hit, n <= len, "skip {skip} len {len} n {n}");
+                assert_eq!(r.position(), skip + if hit { n } else { 0 });
+                // A difference in any one of the n bytes is a miss.
+                for k in 0..n.min(len) {
+                    let mut changed = input.clone();
+                    changed[skip + k] ^= 0x01;
+                    let mut r = Reader::new(&changed);
+                    r.bytes(skip).unwrap();
+                    assert!(
+                        !r.take_prefix(word, n),
+                        "skip {skip} len {len} n {n} byte {k}"
+                    );
+                    assert_eq!(r.position(), skip);
+                }
             }
         }
     }

@@ -47,6 +47,12 @@ impl<'a> WriteContext<'a> {
         ((n as u32) << 1, true)
     }
 
+    /// Whether no type was shared yet in this stream (nor on its connection before it).
+    #[inline(always)]
+    pub(crate) fn nothing_shared(&self) -> bool {
+        self.shared_len == 0
+    }
+
     /// [`WriteContext::shared_marker`] for a TypeDef that no registry entry owns (the one a
     /// `Value::Struct` was read with), identified by its 8-byte header. It takes a synthetic
     /// index counted down from `u32::MAX`, far above any registry position.
@@ -455,7 +461,7 @@ mod tests {
             ..Default::default()
         };
         let mut out = Vec::new();
-        let mut ctx = WriteContext::new(&mut out, &registry, config);
+        let mut ctx = WriteContext::new(&mut out, &registry, &config);
         let n = 3 * SHARED_INLINE as u32;
         // Registry indices in a scrambled order: the markers follow the order of first use.
         let index = |k: u32| (k * 7 + 3) % 101;

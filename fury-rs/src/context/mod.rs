@@ -55,7 +55,8 @@ pub struct WriteContext<'a> {
     /// Output bytes.
     pub writer: Writer<'a>,
     registry: &'a Registry,
-    config: Config,
+    /// The instance's settings, borrowed: nothing to copy per call.
+    config: &'a Config,
     depth: Depth,
     /// Registry indices of the types shared so far in this stream (meta share), in order:
     /// the first `SHARED_INLINE` here, the others in the extra state.
@@ -92,7 +93,8 @@ pub struct ReadContext<'de, 'r> {
     /// Input bytes.
     pub reader: Reader<'de>,
     registry: &'r Registry,
-    config: Config,
+    /// The instance's settings, borrowed: nothing to copy per call.
+    config: &'r Config,
     depth: Depth,
     /// Meta strings borrow the input or, on a connection sharing metadata, the `ReadMeta`'s
     /// strings of earlier messages, which live for `'r` (shorter than `'de`).

@@ -15,7 +15,7 @@ impl<'de, 'r> ReadContext<'de, 'r> {
         data: &'de [u8],
         registry: &'r Registry,
         typedef_cache: &'r TypeDefCache,
-        config: Config,
+        config: &'r Config,
     ) -> Self {
         let alloc_budget = config.alloc_budget(data.len());
         ReadContext {

@@ -19,7 +19,7 @@ pub(super) fn length_too_large(len: usize) -> Error {
 
 impl<'a> WriteContext<'a> {
     /// A context appending to `out`.
-    pub(crate) fn new(out: &'a mut Vec<u8>, registry: &'a Registry, config: Config) -> Self {
+    pub(crate) fn new(out: &'a mut Vec<u8>, registry: &'a Registry, config: &'a Config) -> Self {
         WriteContext {
             writer: Writer::new(out),
             registry,

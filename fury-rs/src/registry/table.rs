@@ -277,6 +277,9 @@ pub struct LocalTypeDef {
     pub header: u64,
     /// Its fields, in wire order.
     pub fields: Vec<FieldInfo>,
+    /// For a struct, the first bytes of a compatible stream whose root it is:
+    /// [`crate::serializer::object::compatible_stream_head`]; empty for other kinds.
+    pub stream_head: Vec<u8>,
 }
 
 impl TypeEntry {
@@ -385,10 +388,18 @@ impl TypeEntry {
             .first_chunk::<8>()
             .map(|h| u64::from_le_bytes(*h))
             .unwrap_or(0);
+        let stream_head = match self.kind {
+            UserKind::Struct => crate::serializer::object::compatible_stream_head(
+                matches!(self.registration, Registration::Name { .. }),
+                &bytes,
+            ),
+            _ => Vec::new(),
+        };
         let td = Arc::new(LocalTypeDef {
             bytes,
             header,
             fields,
+            stream_head,
         });
         Ok(cell.get_or_init(|| td))
     }

@@ -124,6 +124,15 @@ where
     Ok(())
 }
 
+/// Writes an empty list/set payload, as [`write_elements`] does for no items: the length 0
+/// (the mark of a `#[fury(untracked_elements)]` field is cleared all the same).
+#[inline(always)]
+pub(crate) fn write_empty(ctx: &mut WriteContext) -> Result<()> {
+    ctx.take_untracked_elements();
+    ctx.writer.u8(0);
+    Ok(())
+}
+
 /// True when every value of `T` has the same type info, so no per-item check is needed.
 #[inline]
 fn is_static<T: Serialize>() -> bool {

@@ -300,11 +300,15 @@ pub trait Serialize: WireType {
     /// Writes a slice as the payload of `Vec<Self>` (type [`Serialize::VEC_TYPE_ID`]);
     /// `declared` as for [`Serialize::write_declared`].
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     fn write_vec(items: &[Self], declared: bool, ctx: &mut WriteContext) -> Result<()>
     where
         Self: Sized,
     {
+        // An empty list is one byte: written where the field is, not behind a call.
+        if items.is_empty() {
+            return collection::write_empty(ctx);
+        }
         write_elements(items.len(), items.iter(), declared, ctx)
     }
 }

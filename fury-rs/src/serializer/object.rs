@@ -195,6 +195,13 @@ pub fn write_stream_prefix<T: FuryObject>(ctx: &mut WriteContext) -> Result<bool
         if T::KIND != UserKind::Struct {
             return Ok(false);
         }
+        if ctx.nothing_shared() {
+            // The root's TypeDef is the stream's first: everything up to the body is fixed.
+            let td = entry.local_typedef(ctx.registry(), ctx.compress_int())?;
+            ctx.writer.bytes(&td.stream_head);
+            ctx.shared_marker(entry.index());
+            return Ok(true);
+        }
         let named = matches!(entry.registration, Registration::Name { .. });
         ctx.writer.word_prefix(head, 2);
         write_shared_type_info(ctx, entry, struct_kind_of(named, true))?;
@@ -209,6 +216,21 @@ pub fn write_stream_prefix<T: FuryObject>(ctx: &mut WriteContext) -> Result<bool
         }
         _ => Ok(false),
     }
+}
+
+/// The first bytes of a compatible stream whose root is a struct with TypeDef `typedef`,
+/// when no TypeDef was shared before in it: what [`write_stream_prefix`] writes otherwise in
+/// parts (header byte, NOT_NULL flag, kind byte, meta-share marker 0, the TypeDef).
+pub(crate) fn compatible_stream_head(named: bool, typedef: &[u8]) -> Vec<u8> {
+    let mut head = Vec::with_capacity(typedef.len() + 4);
+    head.extend_from_slice(&[
+        crate::types::header::XLANG,
+        RefFlag::NotNull.byte(),
+        struct_kind_of(named, true) as u8,
+        0,
+    ]);
+    head.extend_from_slice(typedef);
+    head
 }
 
 /// Writes the type info of a user type: the kind byte, then its user id or names.
@@ -969,7 +991,8 @@ pub fn struct_write_direct<T: StructBody>(v: &T, ctx: &mut WriteContext) -> bool
 #[inline(always)]
 pub fn struct_write_stream<T: StructBody>(v: &T, ctx: &mut WriteContext) -> Result<()> {
     if write_stream_prefix::<T>(ctx)? {
-        v.write_data(ctx)
+        // The root's body here, not behind a call of its `write_data`.
+        struct_write_data(v, ctx)
     } else {
         super::write_stream(v, ctx)
     }
