@@ -106,8 +106,8 @@ peer_table! {
         counterpart: FuryRs,
         about: "**fury-rs serde** (the same types through their serde derives, \
                 `fury::serde::Serde` on types registered by `register_serde_by_id`; same-schema \
-                and `compat`; the same bytes as fury-rs in the same mode; n/a where the serde \
-                path refuses a type)",
+                and `compat`; the same bytes as fury-rs in the same mode, but on SkillFire, where \
+                a field is serde-renamed; n/a where the serde path refuses a type)",
         codec: |e| FuryRsSerdeCodec(e.fury_serde.clone()),
         same_bytes: FuryRs,
     }
