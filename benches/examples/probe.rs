@@ -4,7 +4,10 @@
 //! the borrowed-decoding section; with `THEIRS` set, the official crate only), `COMPAT` for the
 //! compatible modes, `ALLPEERS` to build every peer's cases first, as the report does, `ROW`
 //! the row of the borrowed-decoding section that `bde` runs instead of fury-rs borrowed (a
-//! slug: `postcard`, `bitcode`, `rkyv`, `fory`, ...; `Peer::slug`).
+//! slug: `postcard`, `bitcode`, `rkyv`, `fury_rs_serde`, ...; `Peer::slug`).
+//!
+//! `SERDE` runs the serde row of the mode (`fury-rs serde`, with `COMPAT` `fury-rs serde
+//! compat`) where fury-rs's would run: `ONLY=ser|de` then count the serde path.
 //!
 //! `ONLY=vde` decodes fury-rs's bytes of the dataset into a dynamic `fury::Value` (with
 //! `COMPAT`, so that structs read from their TypeDefs), by a `Fury` that registers nothing;
@@ -40,8 +43,17 @@ fn main() {
     }
     let engines = Engines::new();
     let compat = std::env::var_os("COMPAT").is_some();
+    let serde = std::env::var_os("SERDE").is_some();
     let (ours, theirs, borrowed) = if std::env::var_os("REF").is_some() {
         (Peer::FuryRsRef, Peer::Fory, Peer::FuryRsBorrowed)
+    } else if serde && compat {
+        (
+            Peer::FuryRsSerdeCompatible,
+            Peer::ForyCompatible,
+            Peer::FuryRsCompatibleBorrowed,
+        )
+    } else if serde {
+        (Peer::FuryRsSerde, Peer::Fory, Peer::FuryRsBorrowed)
     } else if compat {
         (
             Peer::FuryRsCompatible,
@@ -83,6 +95,9 @@ fn main() {
             .find(|c| c.dataset == which);
     }
     for c in cases.iter().filter(|c| c.dataset == which) {
+        if let Some(why) = &c.unavailable {
+            panic!("{} {}: not available: {why}", c.dataset, c.peer.name());
+        }
         if let Err(e) = &c.roundtrip {
             eprintln!("{} {}: round trip failed: {e}", c.dataset, c.peer.name());
         }

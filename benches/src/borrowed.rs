@@ -133,6 +133,7 @@ fn decode_case(
         size: bytes.len(),
         bytes,
         roundtrip,
+        unavailable: None,
         serialize: None,
         deserialize,
     }

@@ -89,8 +89,12 @@ macro_rules! all_of {
 
 all_of! {
     /// What every type of `dataset_types!` is, whether measured on its own or nested: what
-    /// the registrations need.
-    pub trait DatasetType: fury::FuryObject + fory::StructSerializer + 'static
+    /// the registrations need (fury-rs's derive and serde path, fory).
+    pub trait DatasetType: fury::FuryObject
+        + fory::StructSerializer
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + 'static
 }
 
 /// Called with each dataset type by [`visit_types`].

@@ -14,13 +14,17 @@
 //!    borrowed-decoding section; `threads`: the thread table), whether it is informative (left
 //!    out of bold marks, means, worst ratios and the chart), whether it is a fury-rs row (left
 //!    out of the worst ratios), the fury-rs row it is compared with, the sentence of the
-//!    report's list of peers about it (empty when another row's says it), and how its cases
-//!    are built: `codec: |e| TheCodec(..)` for a [`Codec`], from the [`Engines`] `e`; or, for
-//!    a row with loops of its own, `owned: |e, d, p, v| ..` (a case of the main tables) or
-//!    `borrowed: |e, d, p, v| ..` (one of the borrowed-decoding section), from the engines, the
-//!    dataset name, the peer and the value.
+//!    report's list of peers about it (empty when another row's says it), how its cases are
+//!    built, and, optionally, last, `same_bytes: Row` (the row whose bytes it must write,
+//!    checked by [`byte_mismatches`]). The cases are built by `codec: |e| TheCodec(..)` for a
+//!    [`Codec`], from the [`Engines`] `e`; or, for a row with loops of its own, by
+//!    `owned: |e, d, p, v| ..` (a case of the main tables) or `borrowed: |e, d, p, v| ..` (one
+//!    of the borrowed-decoding section), from the engines, the dataset name, the peer and the
+//!    value.
 //!
-//! Every section shows its rows in table order. The datasets are in [`crate::datasets`].
+//! A codec whose peer cannot do some dataset type says so in [`Codec::available`]: the case is
+//! then not available (n/a), not a failure. Every section shows its rows in table order. The
+//! datasets are in [`crate::datasets`].
 
 use crate::borrowed::{Borrowed, BorrowedEngines};
 use crate::data::{visit_types, DatasetType, TypeVisitor};
@@ -94,6 +98,27 @@ peer_table! {
         counterpart: FuryRs,
         about: "",
         codec: |e| FuryRsCodec(e.fury_ref.clone()),
+    }
+    /// fury-rs same-schema through the types' serde derives (`fury::serde::Serde`).
+    FuryRsSerde {
+        name: "fury-rs serde", slug: "fury_rs_serde", color: "#e7969c",
+        sections: [main], informative: false, fury_rs: true,
+        counterpart: FuryRs,
+        about: "**fury-rs serde** (the same types through their serde derives, \
+                `fury::serde::Serde` on types registered by `register_serde_by_id`; same-schema \
+                and `compat`; the same bytes as fury-rs in the same mode, but on SkillFire, where \
+                a field is serde-renamed; n/a where the serde path refuses a type)",
+        codec: |e| FuryRsSerdeCodec(e.fury_serde.clone()),
+        same_bytes: FuryRs,
+    }
+    /// fury-rs compatible through the types' serde derives.
+    FuryRsSerdeCompatible {
+        name: "fury-rs serde compat", slug: "fury_rs_serde_compatible", color: "#ad494a",
+        sections: [main], informative: false, fury_rs: true,
+        counterpart: FuryRsCompatible,
+        about: "",
+        codec: |e| FuryRsSerdeCodec(e.fury_serde_compatible.clone()),
+        same_bytes: FuryRsCompatible,
     }
     /// The official `fory` crate 1.7.7, xlang, `compatible(false)`.
     Fory {
@@ -239,6 +264,8 @@ pub struct PeerRow {
     /// Its part of the report's list of peers (markdown; empty when another row's covers it;
     /// an informative row's is a sentence of its own, after the list).
     pub about: &'static str,
+    /// The row whose bytes this one must equal on every dataset both do ([`byte_mismatches`]).
+    pub same_bytes: Option<Peer>,
 }
 
 /// The sections a peer is in.
@@ -391,6 +418,11 @@ pub fn aligned(bytes: &[u8]) -> AlignedVec {
 pub trait Codec<T: Dataset>: Send + Sync + 'static {
     /// The type encoded and decoded.
     type Wire: Send + Sync + 'static;
+    /// `Err(why)` when the peer cannot do `T` at all: the case is not available (n/a in the
+    /// report), which is not a round-trip failure.
+    fn available(&self) -> Result<(), String> {
+        Ok(())
+    }
     /// Builds the encoded type from the dataset value (outside the timed loop).
     fn wire(&self, value: &T) -> Self::Wire;
     /// Turns a decoded value back into the dataset type (for the round-trip check).
@@ -422,6 +454,8 @@ pub trait WithCodec<T: Dataset> {
 
 /// fury-rs.
 pub struct FuryRsCodec(pub Arc<fury::Fury>);
+/// fury-rs through serde's traits: the value wrapped in `fury::serde::Serde`.
+pub struct FuryRsSerdeCodec(pub Arc<SerdeFury>);
 /// The official `fory` crate.
 pub struct ForyCodec(pub Arc<fory::Fory>);
 /// prost.
@@ -457,6 +491,34 @@ impl<T: Dataset> Codec<T> for FuryRsCodec {
     #[inline]
     fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
         self.0.deserialize::<T>(bytes)
+    }
+}
+
+impl<T: Dataset> Codec<T> for FuryRsSerdeCodec {
+    type Error = fury::Error;
+    type Wire = T;
+    fn available(&self) -> Result<(), String> {
+        self.0.available::<T>()
+    }
+    fn wire(&self, value: &T) -> T {
+        value.clone()
+    }
+    fn back(&self, wire: T) -> Result<T, String> {
+        Ok(wire)
+    }
+    #[inline]
+    fn encode(&self, wire: &T, out: &mut Vec<u8>) -> Result<(), String> {
+        self.0
+            .fury
+            .serialize_into(&fury::serde::Serde(wire), out)
+            .map_err(|e| e.to_string())
+    }
+    #[inline]
+    fn decode(&self, bytes: &[u8]) -> Result<T, Self::Error> {
+        self.0
+            .fury
+            .deserialize::<fury::serde::Serde<T>>(bytes)
+            .map(|v| v.0)
     }
 }
 
@@ -712,6 +774,46 @@ pub fn fury_rs(compatible: bool, ref_tracking: bool) -> fury::Fury {
     r.0
 }
 
+/// A fury-rs instance with the dataset types registered through their serde derives
+/// (`register_serde_by_id`, the ids of their `#[fury(id = ..)]`), and the types the serde path
+/// refused.
+pub struct SerdeFury {
+    /// The instance.
+    pub fury: fury::Fury,
+    /// Each refused type's name, with the registration's error.
+    pub refused: Vec<(&'static str, String)>,
+}
+
+impl SerdeFury {
+    /// Registers every dataset type it can, in declaration order (nested types first).
+    pub fn new(compatible: bool) -> Self {
+        let mut r = SerdeFury {
+            fury: fury::Fury::builder().compatible(compatible).build(),
+            refused: Vec::new(),
+        };
+        visit_types(&mut r);
+        r
+    }
+
+    /// `Err(why)` when registering `T` failed.
+    pub fn available<T: 'static>(&self) -> Result<(), String> {
+        let name = std::any::type_name::<T>();
+        match self.refused.iter().find(|(n, _)| *n == name) {
+            Some((_, e)) => Err(format!("the serde path refuses it: {e}")),
+            None => Ok(()),
+        }
+    }
+}
+
+impl TypeVisitor for SerdeFury {
+    fn visit<T: DatasetType>(&mut self) {
+        if let Err(e) = self.fury.register_serde_by_id::<T>(type_id_of::<T>()) {
+            self.refused
+                .push((std::any::type_name::<T>(), e.to_string()));
+        }
+    }
+}
+
 /// An official `fory` instance (xlang) with every dataset type registered under the same ids
 /// as in fury-rs.
 pub fn fory(compatible: bool) -> fory::Fory {
@@ -742,6 +844,10 @@ pub struct Engines {
     pub fury_compatible: Arc<fury::Fury>,
     /// fury-rs, same-schema with ref tracking.
     pub fury_ref: Arc<fury::Fury>,
+    /// fury-rs through serde's traits, same-schema.
+    pub fury_serde: Arc<SerdeFury>,
+    /// fury-rs through serde's traits, compatible.
+    pub fury_serde_compatible: Arc<SerdeFury>,
     /// fory, same-schema.
     pub fory: Arc<fory::Fory>,
     /// fory, compatible.
@@ -755,6 +861,8 @@ impl Engines {
             fury: Arc::new(fury_rs(false, false)),
             fury_compatible: Arc::new(fury_rs(true, false)),
             fury_ref: Arc::new(fury_rs(false, true)),
+            fury_serde: Arc::new(SerdeFury::new(false)),
+            fury_serde_compatible: Arc::new(SerdeFury::new(true)),
             fory: Arc::new(fory(false)),
             fory_compatible: Arc::new(fory(true)),
         }
@@ -786,6 +894,9 @@ pub struct Case {
     pub bytes: Vec<u8>,
     /// `Ok` when decode(encode(x)) == x.
     pub roundtrip: Result<(), String>,
+    /// `Some(why)` when the peer cannot do the dataset at all ([`Codec::available`]): no
+    /// loops run, the report shows n/a, and `roundtrip` holds the same reason.
+    pub unavailable: Option<String>,
     /// Serializes `n` times into a reused buffer; `None` for a decode-only row (the rkyv
     /// access row, whose serialize is rkyv's, and the borrowed-decoding section's rows).
     pub serialize: Option<Runner>,
@@ -822,6 +933,18 @@ pub fn case<T: Dataset, C: Codec<T>>(
     codec: C,
     value: &T,
 ) -> Case {
+    if let Err(why) = codec.available() {
+        return Case {
+            dataset,
+            peer,
+            size: 0,
+            bytes: Vec::new(),
+            roundtrip: Err(why.clone()),
+            unavailable: Some(why),
+            serialize: None,
+            deserialize: Box::new(|_| {}),
+        };
+    }
     let codec = Arc::new(codec);
     let wire = Arc::new(codec.wire(value));
     let mut bytes = Vec::new();
@@ -878,6 +1001,7 @@ pub fn case<T: Dataset, C: Codec<T>>(
         size,
         bytes,
         roundtrip,
+        unavailable: None,
         serialize: Some(ser),
         deserialize: de,
     }
@@ -915,6 +1039,7 @@ fn rkyv_access_case<T: Dataset>(dataset: &'static str, value: &T) -> Case {
         size: bytes.len(),
         bytes,
         roundtrip,
+        unavailable: None,
         serialize: None,
         deserialize: de,
     }
@@ -943,6 +1068,84 @@ pub fn all_cases(engines: &Engines, peers: &[Peer]) -> Vec<Case> {
     c.out
 }
 
+/// The datasets on which a `same_bytes` row is known to write other bytes, and why: reported
+/// by [`byte_mismatches`] like any other difference, but not a failure.
+pub const EXPECTED_BYTE_DIFFERENCES: &[(&str, &str)] = &[(
+    "SkillFire",
+    "HarmDto's field `harm_type` is `#[serde(rename = \"type\")]`: the serde path writes \
+     serde's name, `type`, the derive the Rust one (so another field order, schema hash and \
+     TypeDef)",
+)];
+
+/// Why the bytes of `dataset` may differ from those of a `same_bytes` row
+/// ([`EXPECTED_BYTE_DIFFERENCES`]).
+pub fn expected_byte_difference(dataset: &str) -> Option<&'static str> {
+    EXPECTED_BYTE_DIFFERENCES
+        .iter()
+        .find(|(d, _)| *d == dataset)
+        .map(|(_, why)| *why)
+}
+
+/// The cases whose bytes differ from those of their row's [`PeerRow::same_bytes`] row on the
+/// same dataset (both round-tripped), each with where: the first differing offset, both
+/// lengths, and the bytes around it.
+pub fn byte_mismatches(cases: &[Case]) -> Vec<(&'static str, Peer, String)> {
+    let mut out = Vec::new();
+    for c in cases.iter().filter(|c| c.roundtrip.is_ok()) {
+        let Some(twin) = c.peer.row().same_bytes else {
+            continue;
+        };
+        let Some(t) = cases
+            .iter()
+            .find(|t| t.dataset == c.dataset && t.peer == twin && t.roundtrip.is_ok())
+        else {
+            continue;
+        };
+        if let Some(at) = first_difference(&c.bytes, &t.bytes) {
+            out.push((
+                c.dataset,
+                c.peer,
+                format!(
+                    "bytes differ from {}'s at offset {at} (lengths {} and {}): {} vs {}",
+                    twin.name(),
+                    c.bytes.len(),
+                    t.bytes.len(),
+                    hex_around(&c.bytes, at),
+                    hex_around(&t.bytes, at),
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// The first offset where `a` and `b` differ (the shorter length when one is a prefix).
+fn first_difference(a: &[u8], b: &[u8]) -> Option<usize> {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => Some(i),
+        None if a.len() != b.len() => Some(a.len().min(b.len())),
+        None => None,
+    }
+}
+
+/// The bytes from 8 before `at` to 8 after, in hex, `at`'s in brackets.
+fn hex_around(bytes: &[u8], at: usize) -> String {
+    let lo = at.saturating_sub(8);
+    let hi = (at + 9).min(bytes.len());
+    let mut s = format!("@{lo}:");
+    for (i, b) in bytes[lo..hi].iter().enumerate() {
+        if lo + i == at {
+            s.push_str(&format!(" [{b:02x}]"));
+        } else {
+            s.push_str(&format!(" {b:02x}"));
+        }
+    }
+    if at >= bytes.len() {
+        s.push_str(" [end]");
+    }
+    s
+}
+
 // ---------------------------------------------------------------------------------------------
 // The table's macro
 // ---------------------------------------------------------------------------------------------
@@ -963,6 +1166,7 @@ macro_rules! peer_table {
             counterpart: $counterpart:ident,
             about: $about:literal,
             $kind:ident: |$($arg:ident),*| $build:expr,
+            $(same_bytes: $same:ident,)?
         }
     )*) => {
         /// Every serializer in the comparison: the rows of [`PEERS`].
@@ -983,6 +1187,7 @@ macro_rules! peer_table {
                 fury_rs: $fury_rs,
                 counterpart: Peer::$counterpart,
                 about: $about,
+                same_bytes: peer_same_bytes!($($same)?),
             },
         )*];
 
@@ -1048,6 +1253,17 @@ macro_rules! peer_sections {
 }
 use peer_sections;
 
+/// A row's `same_bytes`, `None` when it gives none.
+macro_rules! peer_same_bytes {
+    () => {
+        None
+    };
+    ($same:ident) => {
+        Some(Peer::$same)
+    };
+}
+use peer_same_bytes;
+
 /// One row's builder in one of the functions `peer_table!` makes.
 macro_rules! peer_build {
     // `case_for`.
@@ -1101,9 +1317,9 @@ mod tests {
 
     #[test]
     fn the_sections_follow_the_table() {
-        assert_eq!(Peer::ALL.len(), 13);
+        assert_eq!(Peer::ALL.len(), 15);
         assert_eq!(Peer::ALL[0], Peer::FuryRs);
-        assert_eq!(Peer::ALL[12], Peer::RkyvAccess);
+        assert_eq!(Peer::ALL[14], Peer::RkyvAccess);
         assert!(Peer::ALL.iter().all(|p| p.row().sections.main));
         assert_eq!(
             Peer::BORROWED,

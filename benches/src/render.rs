@@ -17,8 +17,11 @@ pub struct Report {
     pub measured: Vec<Measured>,
     /// Encoded size per dataset and peer (successful round trips only).
     pub sizes: Vec<(&'static str, Peer, usize)>,
-    /// Round-trip failures per dataset and peer.
+    /// Round-trip failures per dataset and peer (and bytes differing from a row's
+    /// `same_bytes` row).
     pub failures: Vec<(&'static str, Peer, String)>,
+    /// The cases a peer cannot do, with why (n/a in the tables).
+    pub unavailable: Vec<(&'static str, Peer, String)>,
     /// Thread scaling.
     pub threads: Vec<ThreadRow>,
     /// fury-rs / fory byte comparison.
@@ -125,6 +128,13 @@ impl Report {
             let _ = writeln!(w, "## Round-trip FAILURES\n");
             for (d, p, e) in &self.failures {
                 let _ = writeln!(w, "- {d} / {}: {}", p.name(), e.replace('|', "\\|"));
+            }
+            let _ = writeln!(w);
+        }
+        if !self.unavailable.is_empty() {
+            let _ = writeln!(w, "Not available (n/a in the tables):\n");
+            for (d, p, why) in &self.unavailable {
+                let _ = writeln!(w, "- {d} / {}: {}", p.name(), why.replace('|', "\\|"));
             }
             let _ = writeln!(w);
         }

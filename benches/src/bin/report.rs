@@ -6,14 +6,15 @@
 //! a temporary folder instead, unless `--out` is given).
 //!
 //! `--smoke` runs each loop a few times only and checks that every peer round-trips every
-//! dataset (decode(encode(x)) == x), also from two threads sharing one instance, and that
-//! every row of the borrowed-decoding section and the out-of-band table checks out; any
-//! failure exits with status 1.
+//! dataset it can do (decode(encode(x)) == x), also from two threads sharing one instance, that
+//! the rows with a `same_bytes` row (fury-rs serde) write that row's bytes, and that every row
+//! of the borrowed-decoding section and the out-of-band table checks out; any failure exits
+//! with status 1. (The full run checks the same.)
 
 use fury_benches::borrowed::borrowed_section;
 use fury_benches::interop::interop_rows;
 use fury_benches::measure::{measure, Settings};
-use fury_benches::peers::{all_cases, Engines, Peer};
+use fury_benches::peers::{all_cases, byte_mismatches, expected_byte_difference, Engines, Peer};
 use fury_benches::render::{fmt_ratio, Report};
 use fury_benches::threads::thread_rows;
 use std::path::PathBuf;
@@ -68,8 +69,17 @@ fn main() {
     let mut load: Vec<f64> = fury_benches::measure::load_average().into_iter().collect();
     let engines = Engines::new();
     let mut cases = all_cases(&engines, &Peer::ALL);
-    let failures: Vec<_> = cases
+    let unavailable: Vec<_> = cases
         .iter()
+        .filter_map(|c| {
+            c.unavailable
+                .as_ref()
+                .map(|why| (c.dataset, c.peer, why.clone()))
+        })
+        .collect();
+    let mut failures: Vec<_> = cases
+        .iter()
+        .filter(|c| c.unavailable.is_none())
         .filter_map(|c| {
             c.roundtrip
                 .as_ref()
@@ -80,15 +90,31 @@ fn main() {
     for (d, p, e) in &failures {
         eprintln!("ROUND TRIP FAILED: {d} / {}: {e}", p.name());
     }
+    let (expected, mismatches): (Vec<_>, Vec<_>) = byte_mismatches(&cases)
+        .into_iter()
+        .partition(|(d, _, _)| expected_byte_difference(d).is_some());
+    for (d, p, e) in &expected {
+        let why = expected_byte_difference(d).unwrap_or_default();
+        eprintln!("bytes differ, as expected ({why}): {d} / {}: {e}", p.name());
+    }
+    for (d, p, e) in &mismatches {
+        eprintln!("BYTES DIFFER: {d} / {}: {e}", p.name());
+    }
+    failures.extend(mismatches);
+    for (d, p, why) in &unavailable {
+        eprintln!("not available: {d} / {}: {why}", p.name());
+    }
     let sizes = cases
         .iter()
         .filter(|c| c.roundtrip.is_ok())
         .map(|c| (c.dataset, c.peer, c.size))
         .collect();
     eprintln!(
-        "{} cases ({} peers), {} round-trip failure(s); measuring ({})",
+        "{} cases ({} peers, {} not available), {} round-trip or byte failure(s); measuring \
+         ({})",
         cases.len(),
         Peer::ALL.len(),
+        unavailable.len(),
         failures.len(),
         if settings.smoke { "smoke" } else { "full" }
     );
@@ -135,6 +161,7 @@ fn main() {
         measured,
         sizes,
         failures,
+        unavailable,
         threads,
         interop,
         borrowed,
@@ -178,7 +205,8 @@ fn main() {
     }
     if !report.failures.is_empty() || thread_failures > 0 || borrowed_failures > 0 {
         eprintln!(
-            "FAILED: {} round-trip, {} thread check and {} borrowed/out-of-band failure(s)",
+            "FAILED: {} round-trip or byte, {} thread check and {} borrowed/out-of-band \
+             failure(s)",
             report.failures.len(),
             thread_failures,
             borrowed_failures
