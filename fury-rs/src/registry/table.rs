@@ -720,6 +720,7 @@ impl Registry {
     }
 
     /// Whether the owning instance writes compatible mode.
+    #[cfg(feature = "serde")]
     #[inline]
     pub(crate) fn is_compatible(&self) -> bool {
         self.compatible

@@ -44,6 +44,7 @@ impl FieldKey {
     }
 
     /// True when `self` is written before `other` (for orders computed at run time).
+    #[cfg(feature = "serde")]
     pub(crate) fn precedes(&self, other: &FieldKey) -> bool {
         self.before(other)
     }
