@@ -278,7 +278,7 @@ pub struct LocalTypeDef {
     /// Its fields, in wire order.
     pub fields: Vec<FieldInfo>,
     /// For a struct, the first bytes of a compatible stream whose root it is:
-    /// [`crate::serializer::object::compatible_stream_head`]; empty for other kinds.
+    /// [`compatible_stream_head`]; empty for other kinds.
     pub stream_head: Vec<u8>,
 }
 
@@ -389,7 +389,7 @@ impl TypeEntry {
             .map(|h| u64::from_le_bytes(*h))
             .unwrap_or(0);
         let stream_head = match self.kind {
-            UserKind::Struct => crate::serializer::object::compatible_stream_head(
+            UserKind::Struct => compatible_stream_head(
                 matches!(self.registration, Registration::Name { .. }),
                 &bytes,
             ),
@@ -403,6 +403,27 @@ impl TypeEntry {
         });
         Ok(cell.get_or_init(|| td))
     }
+}
+
+/// The first bytes of a compatible stream whose root is a struct with TypeDef `typedef`,
+/// when no TypeDef was shared before in it: what `serializer::object::write_stream_prefix`
+/// writes otherwise in parts (header byte, NOT_NULL flag, kind byte, meta-share marker 0,
+/// the TypeDef).
+fn compatible_stream_head(named: bool, typedef: &[u8]) -> Vec<u8> {
+    let kind = if named {
+        TypeId::NamedCompatibleStruct
+    } else {
+        TypeId::CompatibleStruct
+    };
+    let mut head = Vec::with_capacity(typedef.len() + 4);
+    head.extend_from_slice(&[
+        crate::types::header::XLANG,
+        crate::types::RefFlag::NotNull.byte(),
+        kind as u8,
+        0,
+    ]);
+    head.extend_from_slice(typedef);
+    head
 }
 
 /// Hashes a `std::any::TypeId` (already a good hash) by taking its bits as they come.
@@ -463,9 +484,11 @@ pub struct Registry {
     /// The entry (its position) that values known only by their wire identity are read as.
     by_id: HashMap<(UserKind, u32), usize>,
     by_name: HashMap<(String, String), usize>,
-    /// The serde types registered, by their traced layouts.
+    /// The serde types registered, by their traced layouts: `crate::serde`'s own state,
+    /// which the registry keeps without knowing its type (the serde module builds on the
+    /// registry, not the other way round).
     #[cfg(feature = "serde")]
-    serde: crate::serde::shape::Table,
+    serde: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl std::fmt::Debug for TypeIdHasher {
@@ -726,16 +749,16 @@ impl Registry {
         self.compatible
     }
 
-    /// The serde types registered.
+    /// The state `crate::serde` keeps in the registry, if it set one.
     #[cfg(feature = "serde")]
     #[inline]
-    pub(crate) fn serde_table(&self) -> &crate::serde::shape::Table {
-        &self.serde
+    pub(crate) fn serde_state(&self) -> Option<&(dyn std::any::Any + Send + Sync)> {
+        self.serde.as_deref()
     }
 
     #[cfg(feature = "serde")]
-    pub(crate) fn serde_table_mut(&mut self) -> &mut crate::serde::shape::Table {
-        &mut self.serde
+    pub(crate) fn set_serde_state(&mut self, state: Arc<dyn std::any::Any + Send + Sync>) {
+        self.serde = Some(state);
     }
 
     /// Sets the TypeDef fields of the traced entry at `index` (see [`Self::add_traced`]).

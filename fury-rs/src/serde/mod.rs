@@ -136,13 +136,13 @@ impl<T> WireType for Serde<T> {
 
 impl<T: ::serde::Serialize> Serialize for Serde<T> {
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
-        let table = ctx.registry().serde_table();
+        let table = shape::table(ctx.registry());
         let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
         ser::write_type_info(&mut ser::W { ctx, table }, i)
     }
 
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
-        let table = ctx.registry().serde_table();
+        let table = shape::table(ctx.registry());
         let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
         ser::write_payload(
             &mut ser::W { ctx, table },
@@ -153,7 +153,7 @@ impl<T: ::serde::Serialize> Serialize for Serde<T> {
     }
 
     fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
-        let table = ctx.registry().serde_table();
+        let table = shape::table(ctx.registry());
         let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
         ctx.writer.u8(crate::types::header::XLANG);
         ctx.ref_flag(RefFlag::NotNull);
@@ -176,7 +176,7 @@ impl<'de, T: ::serde::Deserialize<'de>> Deserialize<'de> for Serde<T> {
     }
 
     fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
-        let table = ctx.registry().serde_table();
+        let table = shape::table(ctx.registry());
         let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
         let at = ctx.reader.position();
         match ctx.ref_flag()? {
@@ -353,7 +353,7 @@ impl Fury {
     where
         V: ::serde::Serialize + Send + Sync + 'static,
     {
-        let mut set = self.registry.serde_table().samples.clone();
+        let mut set = shape::table(&self.registry).samples.clone();
         set.values.push(std::sync::Arc::new(move |tracer, samples| {
             tracer.trace_value(samples, &value).map(drop)
         }));
@@ -367,7 +367,9 @@ impl Fury {
             })?;
         }
         set.samples = Some(Box::leak(Box::new(samples)));
-        self.registry.serde_table_mut().samples = set;
+        let mut table = shape::table(&self.registry).clone();
+        table.samples = set;
+        shape::set_table(&mut self.registry, table);
         Ok(self)
     }
 
@@ -388,7 +390,7 @@ impl Fury {
         }
         // Replay the earlier registrations, so that the enums they traced are complete.
         let mut tracer = tracer();
-        let table = self.registry.serde_table();
+        let table = shape::table(&self.registry);
         let samples = table.samples.samples.unwrap_or_else(no_samples);
         // The tracer knows the formats of the samples' types only if it traced them.
         let mut scratch = serde_reflection::Samples::new();
@@ -419,11 +421,12 @@ impl Fury {
         });
         let mut next = self.registry.clone();
         let at = shape::add_traced(&mut next, &formats, &name, registration)?;
-        let table = next.serde_table_mut();
+        let mut table = shape::table(&next).clone();
         if !table.roots.iter().any(|(k, _)| *k == rust) {
             table.roots.push((rust, at));
         }
         table.traces.push(trace::<T>);
+        shape::set_table(&mut next, table);
         self.registry = next;
         Ok(self)
     }

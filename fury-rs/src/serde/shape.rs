@@ -302,6 +302,24 @@ pub(crate) struct Table {
     pub samples: SampleSet,
 }
 
+/// The serde types of `registry` (none yet: an empty table).
+#[inline]
+pub(crate) fn table(registry: &Registry) -> &Table {
+    static EMPTY: std::sync::OnceLock<Table> = std::sync::OnceLock::new();
+    match registry
+        .serde_state()
+        .and_then(|s| s.downcast_ref::<Table>())
+    {
+        Some(t) => t,
+        None => EMPTY.get_or_init(Table::default),
+    }
+}
+
+/// Replaces the serde types of `registry`.
+pub(crate) fn set_table(registry: &mut Registry, table: Table) {
+    registry.set_serde_state(Arc::new(table));
+}
+
 impl Table {
     /// The traced type at `i`.
     pub(crate) fn ty(&self, i: usize) -> Result<&TyDef> {
@@ -348,7 +366,7 @@ pub(crate) fn add_traced(
     root: &str,
     root_registration: Registration,
 ) -> Result<usize> {
-    let mut table = registry.serde_table().clone();
+    let mut table = self::table(registry).clone();
     // Every container reached from the root, in first-reached order.
     let mut reached = Vec::new();
     collect(
@@ -514,7 +532,7 @@ pub(crate) fn add_traced(
         .by_name
         .get(root)
         .ok_or_else(|| unsupported(root, "not traced"))?;
-    *registry.serde_table_mut() = table;
+    set_table(registry, table);
     Ok(at)
 }
 

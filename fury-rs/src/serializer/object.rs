@@ -218,21 +218,6 @@ pub fn write_stream_prefix<T: FuryObject>(ctx: &mut WriteContext) -> Result<bool
     }
 }
 
-/// The first bytes of a compatible stream whose root is a struct with TypeDef `typedef`,
-/// when no TypeDef was shared before in it: what [`write_stream_prefix`] writes otherwise in
-/// parts (header byte, NOT_NULL flag, kind byte, meta-share marker 0, the TypeDef).
-pub(crate) fn compatible_stream_head(named: bool, typedef: &[u8]) -> Vec<u8> {
-    let mut head = Vec::with_capacity(typedef.len() + 4);
-    head.extend_from_slice(&[
-        crate::types::header::XLANG,
-        RefFlag::NotNull.byte(),
-        struct_kind_of(named, true) as u8,
-        0,
-    ]);
-    head.extend_from_slice(typedef);
-    head
-}
-
 /// Writes the type info of a user type: the kind byte, then its user id or names.
 #[inline(always)]
 pub fn write_user_type_info<T: FuryObject>(ctx: &mut WriteContext) -> Result<()> {
