@@ -57,12 +57,13 @@
 //! | [`frame`] | length-prefixed frames over `std::io`, and the tokio codec (feature `tokio`) |
 //! | [`row`] | the row format: random access without decoding |
 //! | `tonic` | gRPC over tonic: `tonic::FuryCodec` (feature `tonic`) |
+//! | `serde` | types that derive only serde's traits: `serde::Serde<T>` and `Fury::register_serde` (feature `serde`) |
 //!
 //! Inside, dependencies point one way, each module using only those listed before it:
 //! `error`; `buffer` (bytes, varints, UTF-8); `types` (type ids, flags) and the number and time
 //! types; `meta`; `registry`; `value` (data only); `config`; `context` (the state of one call);
 //! `serializer` (the traits and every built-in type, dynamic values included); `fury` (the
-//! entry points); `frame`; and `row`, which stands apart on `buffer`. `scripts/module-cycles.py`
+//! entry points); `frame`, `serde` and `tonic`; and `row`, which stands apart on `buffer`. `scripts/module-cycles.py`
 //! checks that no file imports another in a cycle.
 
 #![deny(unsafe_code)]
