@@ -519,17 +519,11 @@ impl Registry {
         let key = type_key::<T>();
         let rust_name = std::any::type_name::<T>();
         self.check_compatible_form(kind, &registration, rust_name)?;
-        let taken = match &registration {
-            Registration::Id(id) => self.by_id.get(&(kind, *id)),
-            Registration::Name {
-                namespace,
-                type_name,
-            } => self.by_name.get(&(namespace.clone(), type_name.clone())),
-        };
+        let taken = self.taken(kind, &registration);
         // Another type under this identity: allowed only for a mirror of it (an owned type
         // and its borrowed form, which write the same fields).
         let mut mirror = false;
-        if let Some(&other) = taken {
+        if let Some(other) = taken {
             let other = self.entries.get(other);
             if other.is_none_or(|o| o.key != key) {
                 match other {
@@ -582,6 +576,18 @@ impl Registry {
             Some(own) => T::register_parts(self, &own),
             None => Ok(()),
         }
+    }
+
+    /// The entry registered under `kind` and `registration`, if any.
+    fn taken(&self, kind: UserKind, registration: &Registration) -> Option<usize> {
+        match registration {
+            Registration::Id(id) => self.by_id.get(&(kind, *id)),
+            Registration::Name {
+                namespace,
+                type_name,
+            } => self.by_name.get(&(namespace.clone(), type_name.clone())),
+        }
+        .copied()
     }
 
     /// Refuses what has no compatible-mode form: a union or extension type registered by
@@ -690,14 +696,8 @@ impl Registry {
         struct Traced;
         let key = std::any::TypeId::of::<Traced>();
         self.check_compatible_form(kind, &registration, &rust_name)?;
-        let taken = match &registration {
-            Registration::Id(id) => self.by_id.get(&(kind, *id)),
-            Registration::Name {
-                namespace,
-                type_name,
-            } => self.by_name.get(&(namespace.clone(), type_name.clone())),
-        };
-        if let Some(&at) = taken {
+        let taken = self.taken(kind, &registration);
+        if let Some(at) = taken {
             return match self.entries.get(at) {
                 Some(e) if e.key == key && e.kind == kind => Ok(at),
                 o => Err(Error::new(ErrorKind::Invalid {
@@ -727,8 +727,8 @@ impl Registry {
     }
 
     /// Whether the type registered under a lookup key can be read boxed.
-    fn any_readable(&self, at: Option<&usize>) -> bool {
-        at.and_then(|&i| self.entries.get(i))
+    fn any_readable(&self, at: Option<usize>) -> bool {
+        at.and_then(|i| self.entries.get(i))
             .is_some_and(|e| e.any_reader.is_some())
     }
 
