@@ -105,6 +105,10 @@ echo "== fury::serde: pyfory 1.7.7 and a serde-only Rust model (examples/serde_c
 
 echo "== the crates a user installs can be published: cargo package, with its verification build"
 # One command packages them together, so each verifies against the others' packaged sources.
+# Cargo unpacks those sources under $CARGO_HOME/registry/src/-<hash of this target dir>/ and,
+# the version being unchanged, reuses the copy a previous run left there: a clone at the same
+# path would then verify against old sources. Only local-registry directories start with '-'.
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/fury-*
 cargo package --quiet -p fury-types -p fury-derive -p fury -p fury-cli -p fury-build --allow-dirty
 echo "packaged: fury-types, fury-derive, fury, fury-cli, fury-build"
 
