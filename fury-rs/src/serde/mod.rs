@@ -422,9 +422,7 @@ impl Fury {
         let mut next = self.registry.clone();
         let at = shape::add_traced(&mut next, &formats, &name, registration)?;
         let mut table = shape::table(&next).clone();
-        if !table.roots.iter().any(|(k, _)| *k == rust) {
-            table.roots.push((rust, at));
-        }
+        table.add_root(rust, at);
         table.traces.push(trace::<T>);
         shape::set_table(&mut next, table);
         self.registry = next;

@@ -1,10 +1,14 @@
 //! Writing serde values by their traced layout: the bytes the derive writes for the same
-//! struct. Struct fields come in declaration order from serde and go out in wire order, so a
-//! struct is serialized once per run of its wire order that ascends in declaration order (see
-//! `StructDef::runs`), writing the fields of that run; no field is written out of its place,
-//! which keeps reference ids and meta-share indices in wire order.
+//! struct. Struct fields come in declaration order from serde and go out in wire order. A
+//! first pass over the value takes the fields a word holds (numbers, bools, enum ordinals);
+//! then the value is serialized once per run of the other fields that ascends in
+//! declaration order (see `WritePlan`), writing the fields of that run and, before each, the
+//! taken words that precede it in wire order. No field that writes type info is written out
+//! of its place, which keeps meta-share indices in wire order.
 
-use super::shape::{Body, CaseValue, Shape, StructDef, Table};
+use super::shape::{
+    Body, CaseValue, Put, PutOp, Scalar, Shape, StructDef, Table, WritePlan, SCALAR_SLOTS,
+};
 use crate::context::WriteContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::registry::{Registration, UserKind};
@@ -286,20 +290,401 @@ pub(crate) fn write_struct<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) ->
         w.ctx.writer.i32(def.hash[compress as usize]);
     }
     w.ctx.enter()?;
-    for run in &def.runs[compress as usize] {
-        v.serialize(StructPass {
-            w: &mut *w,
-            def,
-            name: &t.name,
-            run,
-            next: 0,
-            index: 0,
-            fixed: !compress,
-        })?;
+    let plan = &def.plan[compress as usize];
+    let mut cap = Captured::new();
+    if plan.capture {
+        v.serialize(CapturePass::new(def, &t.name, &mut cap))?;
     }
+    let mut wpos = 0;
+    for run in &plan.passes {
+        v.serialize(StructPass::new(w, def, &t.name, run, &cap, &mut wpos))?;
+    }
+    put_scalars(w, puts(plan, wpos, plan.puts.len()), &cap)?;
     def.check_passed();
     w.ctx.leave();
     Ok(())
+}
+
+/// The scalar fields of one struct value, by declaration index: the value's bits
+/// (sign-extended integers, float bits, enum ordinals), and which `Option` ones are `None`.
+pub(crate) struct Captured {
+    slots: [u64; SCALAR_SLOTS],
+    none: u64,
+}
+
+impl Captured {
+    fn new() -> Self {
+        Captured {
+            slots: [0; SCALAR_SLOTS],
+            none: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, i: usize, bits: u64) {
+        // Scalar fields have declaration indices below SCALAR_SLOTS (a power of two).
+        self.slots[i & (SCALAR_SLOTS - 1)] = bits;
+    }
+
+    fn set_none(&mut self, i: usize) {
+        self.none |= 1 << (i & 63);
+    }
+}
+
+/// Writes the taken scalar fields `puts` (a range of wire positions, each a scalar).
+fn put_scalars(w: &mut W, puts: &[Put], cap: &Captured) -> Result<()> {
+    // A flag byte and at most 9 bytes of value per field.
+    let mut room = w.ctx.writer.room(puts.len() * 10);
+    for p in puts {
+        let bits = cap.slots[usize::from(p.slot) & (SCALAR_SLOTS - 1)];
+        if p.nullable {
+            if cap.none & (1 << (p.slot & 63)) != 0 {
+                room.u8(RefFlag::Null.byte());
+                continue;
+            }
+            room.u8(RefFlag::NotNull.byte());
+        }
+        match p.op {
+            PutOp::Bool => room.bool(bits != 0),
+            PutOp::I8 => room.i8(bits as i8),
+            PutOp::I16 => room.i16(bits as i16),
+            PutOp::I32 => room.i32(bits as i32),
+            PutOp::VarI32 => room.var_i32(bits as i32),
+            PutOp::I64 => room.i64(bits as i64),
+            PutOp::VarI64 => room.var_i64(bits as i64),
+            PutOp::U8 => room.u8(bits as u8),
+            PutOp::U16 => room.u16(bits as u16),
+            PutOp::U32 => room.u32(bits as u32),
+            PutOp::VarU32 => room.var_u32(bits as u32),
+            PutOp::U64 => room.u64(bits),
+            PutOp::VarU64 => room.var_u64(bits),
+            PutOp::F32 => room.f32(f32::from_bits(bits as u32)),
+            PutOp::F64 => room.f64(f64::from_bits(bits)),
+            PutOp::None => return Err(err("a field that is not a scalar, put out as one".into())),
+        }
+    }
+    Ok(())
+}
+
+/// The plan of `def` in the writing mode.
+#[inline]
+fn plan_of<'d>(w: &W, def: &'d StructDef) -> &'d WritePlan {
+    &def.plan[w.ctx.compress_int() as usize]
+}
+
+/// The scalars from wire position `from` to `to` of `plan`.
+#[inline]
+fn puts(plan: &WritePlan, from: usize, to: usize) -> &[Put] {
+    plan.puts.get(from..to).unwrap_or_default()
+}
+
+/// The pass over a struct value that takes its scalar fields.
+struct CapturePass<'s> {
+    def: &'s StructDef,
+    name: &'s str,
+    cap: &'s mut Captured,
+    index: usize,
+}
+
+impl<'s> CapturePass<'s> {
+    fn new(def: &'s StructDef, name: &'s str, cap: &'s mut Captured) -> Self {
+        CapturePass {
+            def,
+            name,
+            cap,
+            index: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        let i = self.index;
+        self.index += 1;
+        let Some(f) = self.def.fields.get(i) else {
+            return Err(too_many_fields(self.name));
+        };
+        if !self.def.tuple && !self.def.checked() && f.name != key {
+            return Err(wrong_field(self.name, key, &f.name));
+        }
+        match f.scalar {
+            Some((scalar, nullable)) => v.serialize(Capture {
+                cap: &mut *self.cap,
+                i,
+                scalar,
+                nullable,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// A skipped scalar field is taken as its empty value (see `StructPass::skipped`).
+    fn skipped(&mut self) {
+        let i = self.index;
+        self.index += 1;
+        if let Some(Some((_, true))) = self.def.fields.get(i).map(|f| f.scalar) {
+            self.cap.set_none(i);
+        }
+    }
+
+    fn done(self) -> Result<()> {
+        if self.index != self.def.fields.len() {
+            return Err(err(format!(
+                "{}: serde wrote {} fields where {} were traced",
+                self.name,
+                self.index,
+                self.def.fields.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl ser::Serializer for CapturePass<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Self;
+    type SerializeTupleVariant = Self;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Self;
+    type SerializeStructVariant = Self;
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        Ok(self)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        mut self,
+        _: &'static str,
+        v: &T,
+    ) -> Result<()> {
+        if self.def.tuple {
+            self.field("_0", v)?;
+            return self.done();
+        }
+        v.serialize(self)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
+        if self.def.tuple {
+            Ok(self)
+        } else {
+            Err(unexpected("tuple struct"))
+        }
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self> {
+        Ok(self)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self> {
+        Ok(self)
+    }
+    refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_tuple }
+}
+
+impl ser::SerializeStruct for CapturePass<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline(always)]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.field(key, v)
+    }
+    fn skip_field(&mut self, _: &'static str) -> Result<()> {
+        self.skipped();
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
+}
+
+impl ser::SerializeStructVariant for CapturePass<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        self.field(key, v)
+    }
+    fn skip_field(&mut self, _: &'static str) -> Result<()> {
+        self.skipped();
+        Ok(())
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
+}
+
+impl ser::SerializeTupleStruct for CapturePass<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.field("", v)
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
+}
+
+impl ser::SerializeTupleVariant for CapturePass<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        self.field("", v)
+    }
+    fn end(self) -> Result<()> {
+        self.done()
+    }
+}
+
+#[cold]
+fn too_many_fields(name: &str) -> Error {
+    err(format!("{name}: more fields than traced"))
+}
+
+#[cold]
+fn wrong_field(name: &str, key: &str, traced: &str) -> Error {
+    err(format!(
+        "{name}: serde wrote field `{key}` where the traced layout has `{traced}`"
+    ))
+}
+
+/// One scalar field's value, into its slot.
+struct Capture<'s> {
+    cap: &'s mut Captured,
+    i: usize,
+    scalar: Scalar,
+    nullable: bool,
+}
+
+impl Capture<'_> {
+    #[inline(always)]
+    fn put(self, bits: u64) -> Result<()> {
+        self.cap.set(self.i, bits);
+        Ok(())
+    }
+
+    fn int(self, v: i64) -> Result<()> {
+        let fits = match self.scalar {
+            Scalar::I8 => i8::try_from(v).is_ok(),
+            Scalar::I16 => i16::try_from(v).is_ok(),
+            Scalar::I32 => i32::try_from(v).is_ok(),
+            Scalar::I64 => true,
+            _ => return Err(unexpected("signed integer")),
+        };
+        if !fits {
+            return Err(out_of_range(v));
+        }
+        self.put(v as u64)
+    }
+
+    fn uint(self, v: u64) -> Result<()> {
+        let fits = match self.scalar {
+            Scalar::U8 => u8::try_from(v).is_ok(),
+            Scalar::U16 => u16::try_from(v).is_ok(),
+            Scalar::U32 => u32::try_from(v).is_ok(),
+            Scalar::U64 => true,
+            _ => return Err(unexpected("unsigned integer")),
+        };
+        if !fits {
+            return Err(out_of_range(v));
+        }
+        self.put(v)
+    }
+}
+
+impl ser::Serializer for Capture<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        match self.scalar {
+            Scalar::Bool => self.put(v.into()),
+            _ => Err(unexpected("bool")),
+        }
+    }
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        self.int(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        self.int(v.into())
+    }
+    #[inline(always)]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        match self.scalar {
+            Scalar::I32 => self.put(v as u64),
+            _ => self.int(v.into()),
+        }
+    }
+    #[inline(always)]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        match self.scalar {
+            Scalar::I64 => self.put(v as u64),
+            _ => self.int(v),
+        }
+    }
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        self.uint(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        self.uint(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        self.uint(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        self.uint(v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        match self.scalar {
+            Scalar::F32 => self.put(v.to_bits().into()),
+            _ => Err(unexpected("f32")),
+        }
+    }
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        match self.scalar {
+            Scalar::F64 => self.put(v.to_bits()),
+            _ => Err(unexpected("f64")),
+        }
+    }
+    fn serialize_unit_variant(self, _: &'static str, index: u32, _: &'static str) -> Result<()> {
+        match self.scalar {
+            Scalar::Enum => self.put(index.into()),
+            _ => Err(unexpected("unit variant")),
+        }
+    }
+    fn serialize_none(self) -> Result<()> {
+        if !self.nullable {
+            return Err(unexpected("None"));
+        }
+        self.cap.set_none(self.i);
+        Ok(())
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    refuse_methods! { serialize_char serialize_str serialize_bytes serialize_unit serialize_unit_struct serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_newtype_variant serialize_seq serialize_map serialize_struct }
 }
 
 /// Writes the type info of a value of `shape` where the value is written whole (a union
@@ -325,10 +710,14 @@ pub(crate) fn write_union<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) -> 
         return Err(err(format!("{} is not a union", t.name)));
     };
     w.ctx.enter()?;
+    let mut cap = Captured::new();
+    let mut wpos = 0;
     let case_struct = v.serialize(UnionSer {
         w: &mut *w,
         cases,
         name: &t.name,
+        cap: &mut cap,
+        wpos: &mut wpos,
     })?;
     if let Some(ci) = case_struct {
         let Body::Struct(def) = &table.ty(ci)?.body else {
@@ -338,19 +727,15 @@ pub(crate) fn write_union<T: Serialize + ?Sized>(w: &mut W, i: usize, v: &T) -> 
             )));
         };
         let compress = w.ctx.compress_int();
-        for run in def.runs[compress as usize].iter().skip(1) {
+        let plan = &def.plan[compress as usize];
+        // The first call took the scalars, or else wrote the first run.
+        let done = usize::from(!plan.capture);
+        for run in plan.passes.iter().skip(done) {
             v.serialize(CaseRun {
-                pass: StructPass {
-                    w: &mut *w,
-                    def,
-                    name: &t.name,
-                    run,
-                    next: 0,
-                    index: 0,
-                    fixed: !compress,
-                },
+                pass: StructPass::new(w, def, &t.name, run, &cap, &mut wpos),
             })?;
         }
+        put_scalars(w, puts(plan, wpos, plan.puts.len()), &cap)?;
         def.check_passed();
         w.ctx.leave();
     }
@@ -364,6 +749,8 @@ struct UnionSer<'s, 'c, 'a> {
     w: &'s mut W<'c, 'a>,
     cases: &'s [super::shape::Case],
     name: &'s str,
+    cap: &'s mut Captured,
+    wpos: &'s mut usize,
 }
 
 /// The case of variant `index` of the union `name`.
@@ -469,29 +856,60 @@ impl<'s, 'c, 'a> UnionSer<'s, 'c, 'a> {
             self.w.ctx.writer.i32(def.hash[compress as usize]);
         }
         self.w.ctx.enter()?;
+        let plan = &def.plan[compress as usize];
+        if plan.capture {
+            return Ok(CaseHead {
+                pass: Head::Capture(CapturePass::new(def, &t.name, self.cap)),
+                ci,
+            });
+        }
         const NONE: &[usize] = &[];
-        let run = def.runs[compress as usize]
-            .first()
-            .map_or(NONE, |r| r.as_slice());
+        let run = plan.passes.first().map_or(NONE, |r| r.as_slice());
         Ok(CaseHead {
-            pass: StructPass {
-                w: self.w,
-                def,
-                name: &t.name,
-                run,
-                next: 0,
-                index: 0,
-                fixed: !compress,
-            },
+            pass: Head::Pass(StructPass::new(
+                self.w, def, &t.name, run, self.cap, self.wpos,
+            )),
             ci,
         })
     }
 }
 
-/// The first run of a case struct's fields.
+/// The first pass over a case struct's fields: the one that takes its scalars, or else
+/// the one that writes its first run.
 struct CaseHead<'s, 'c, 'a> {
-    pass: StructPass<'s, 'c, 'a>,
+    pass: Head<'s, 'c, 'a>,
     ci: usize,
+}
+
+enum Head<'s, 'c, 'a> {
+    Capture(CapturePass<'s>),
+    Pass(StructPass<'s, 'c, 'a>),
+}
+
+impl Head<'_, '_, '_> {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
+        match self {
+            Head::Capture(p) => p.field(key, v),
+            Head::Pass(p) => p.field(key, v),
+        }
+    }
+
+    fn skipped(&mut self, key: &'static str) -> Result<()> {
+        match self {
+            Head::Capture(p) => {
+                p.skipped();
+                Ok(())
+            }
+            Head::Pass(p) => p.skipped(key),
+        }
+    }
+
+    fn done(self) -> Result<()> {
+        match self {
+            Head::Capture(p) => p.done(),
+            Head::Pass(p) => p.done(),
+        }
+    }
 }
 
 impl ser::SerializeTupleVariant for CaseHead<'_, '_, '_> {
@@ -610,7 +1028,8 @@ impl Serialize for Empty<'_> {
     }
 }
 
-/// One pass over a struct's fields, writing those of `run`.
+/// One pass over a struct's fields, writing those of `run`, each after the taken scalars
+/// that precede it in wire order.
 struct StructPass<'s, 'c, 'a> {
     w: &'s mut W<'c, 'a>,
     def: &'s StructDef,
@@ -621,15 +1040,58 @@ struct StructPass<'s, 'c, 'a> {
     /// Declaration index of the next field serde hands over.
     index: usize,
     fixed: bool,
+    cap: &'s Captured,
+    /// The wire position of the next field to write (across the passes over one value).
+    wpos: &'s mut usize,
 }
 
-impl StructPass<'_, '_, '_> {
+impl<'s, 'c, 'a> StructPass<'s, 'c, 'a> {
+    fn new(
+        w: &'s mut W<'c, 'a>,
+        def: &'s StructDef,
+        name: &'s str,
+        run: &'s [usize],
+        cap: &'s Captured,
+        wpos: &'s mut usize,
+    ) -> Self {
+        let fixed = !w.ctx.compress_int();
+        StructPass {
+            w,
+            def,
+            name,
+            run,
+            next: 0,
+            index: 0,
+            fixed,
+            cap,
+            wpos,
+        }
+    }
+
+    /// Writes the taken scalars before the field `i`, and moves past it.
+    fn reach(&mut self, i: usize) -> Result<()> {
+        let plan = plan_of(self.w, self.def);
+        let p = plan.wire_pos.get(i).copied().unwrap_or(0);
+        if p > *self.wpos {
+            put_scalars(self.w, puts(plan, *self.wpos, p), self.cap)?;
+        }
+        *self.wpos = p + 1;
+        Ok(())
+    }
+
+    /// Skips the fields of other runs in place (the common case), and writes this run's.
+    #[inline(always)]
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
         let i = self.index;
         self.index += 1;
         if self.run.get(self.next) != Some(&i) {
             return Ok(());
         }
+        self.write(i, key, v)
+    }
+
+    #[inline(never)]
+    fn write<T: Serialize + ?Sized>(&mut self, i: usize, key: &'static str, v: &T) -> Result<()> {
         self.next += 1;
         let f = self
             .def
@@ -644,6 +1106,7 @@ impl StructPass<'_, '_, '_> {
                 self.name, f.name
             )));
         }
+        self.reach(i)?;
         write_field(self.w, &f.shape, self.fixed, v)
     }
 
@@ -663,6 +1126,7 @@ impl StructPass<'_, '_, '_> {
             .fields
             .get(i)
             .ok_or_else(|| err(format!("{}: more fields than traced", self.name)))?;
+        self.reach(i)?;
         write_field(self.w, &f.shape, self.fixed, &Empty(&f.shape)).map_err(|_| {
             Error::new(ErrorKind::Unsupported {
                 what: format!(
@@ -750,7 +1214,7 @@ impl ser::SerializeTupleVariant for StructPass<'_, '_, '_> {
 impl ser::SerializeStruct for StructPass<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
         self.field(key, v)
     }
@@ -999,13 +1463,21 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
     refuse_methods! { serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_char serialize_none serialize_unit serialize_unit_struct serialize_newtype_variant serialize_struct }
 }
 
-/// The elements of a sequence: a dense array (collected, then written as one), or a list.
+/// The elements of a sequence: a dense array (written as they come after its byte length,
+/// or collected when bytes may go out of band), or a list.
 pub(crate) enum SeqWriter<'s, 'c, 'a> {
     Dense {
         w: &'s mut W<'c, 'a>,
         shape: &'s Shape,
         bytes: Vec<u8>,
         len: usize,
+    },
+    /// Elements written in place: the byte length (from the element count serde gave) is
+    /// written first, and the count is checked at the end.
+    InPlace {
+        w: &'s mut W<'c, 'a>,
+        shape: &'s Shape,
+        left: usize,
     },
     List {
         w: &'s mut W<'c, 'a>,
@@ -1024,6 +1496,18 @@ impl<'s, 'c, 'a> SeqWriter<'s, 'c, 'a> {
                 TypeId::Int32Array | TypeId::UInt32Array | TypeId::Float32Array => 4,
                 _ => 8,
             };
+            if id != TypeId::Binary || w.ctx.oob.is_none() {
+                if id == TypeId::Binary {
+                    w.ctx.length(len)?;
+                } else {
+                    w.ctx.length(len.saturating_mul(width))?;
+                }
+                return Ok(SeqWriter::InPlace {
+                    w,
+                    shape: e,
+                    left: len,
+                });
+            }
             return Ok(SeqWriter::Dense {
                 w,
                 shape: e,
@@ -1075,6 +1559,13 @@ impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
         match self {
             SeqWriter::Dense { shape, bytes, .. } => v.serialize(DenseSer { shape, bytes }),
+            SeqWriter::InPlace { w, shape, left } => {
+                *left = left.checked_sub(1).ok_or_else(wrong_length)?;
+                v.serialize(InPlaceSer {
+                    shape,
+                    out: &mut w.ctx.writer,
+                })
+            }
             SeqWriter::List {
                 w, element, flags, ..
             } => match element {
@@ -1103,6 +1594,10 @@ impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
                     Ok(())
                 }
             }
+            SeqWriter::InPlace { left, .. } => match left {
+                0 => Ok(()),
+                _ => Err(wrong_length()),
+            },
             SeqWriter::List { w, len, .. } => {
                 if len > 0 {
                     w.ctx.leave();
@@ -1111,6 +1606,57 @@ impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
             }
         }
     }
+}
+
+#[cold]
+fn wrong_length() -> Error {
+    err("a serde sequence handed over another number of elements than its length".into())
+}
+
+/// One element of a dense array, written little-endian in place.
+struct InPlaceSer<'s, 'a> {
+    shape: &'s Shape,
+    out: &'s mut crate::buffer::Writer<'a>,
+}
+
+macro_rules! in_place {
+    ($($m:ident($t:ty) => $shape:ident $put:ident;)*) => {
+        $(#[inline]
+        fn $m(self, v: $t) -> Result<()> {
+            match self.shape {
+                Shape::$shape => {
+                    self.out.$put(v);
+                    Ok(())
+                }
+                _ => Err(unexpected(stringify!($t))),
+            }
+        })*
+    };
+}
+
+impl ser::Serializer for InPlaceSer<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Impossible<(), Error>;
+    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTupleStruct = Impossible<(), Error>;
+    type SerializeTupleVariant = Impossible<(), Error>;
+    type SerializeMap = Impossible<(), Error>;
+    type SerializeStruct = Impossible<(), Error>;
+    type SerializeStructVariant = Impossible<(), Error>;
+
+    in_place! {
+        serialize_bool(bool) => Bool bool; serialize_i8(i8) => I8 i8;
+        serialize_i16(i16) => I16 i16; serialize_i32(i32) => I32 i32;
+        serialize_i64(i64) => I64 i64; serialize_u8(u8) => U8 u8;
+        serialize_u16(u16) => U16 u16; serialize_u32(u32) => U32 u32;
+        serialize_u64(u64) => U64 u64; serialize_f32(f32) => F32 f32;
+        serialize_f64(f64) => F64 f64;
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> Result<()> {
+        v.serialize(self)
+    }
+    refuse_methods! { serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_some serialize_newtype_variant serialize_seq serialize_map serialize_struct }
 }
 
 /// An element of a list that has nulls: NULL, or NOT_NULL and the payload.

@@ -141,16 +141,166 @@ pub(crate) struct FieldDef {
     /// The name serde gives it (after `rename`), which is the name on the wire.
     pub name: String,
     pub shape: Shape,
+    /// For a field whose value fits a word (see [`Scalar`]): how it is written. Writing
+    /// takes such fields in one pass over the value and puts them out in wire order.
+    pub scalar: Option<(Scalar, bool)>,
+}
+
+/// A field value that a word holds: numbers, bools, and a unit-only enum's ordinal. The
+/// `bool` beside it in [`FieldDef::scalar`] says the field is an `Option` of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+    U64,
+    F32,
+    F64,
+    Enum,
+}
+
+/// How many fields of a struct (the first, in declaration order) can be taken as scalars.
+pub(crate) const SCALAR_SLOTS: usize = 32;
+
+impl Scalar {
+    fn of(shape: &Shape) -> Option<(Scalar, bool)> {
+        let s = match shape {
+            Shape::Option(inner) => return Scalar::of(inner).filter(|s| !s.1).map(|s| (s.0, true)),
+            Shape::Bool => Scalar::Bool,
+            Shape::I8 => Scalar::I8,
+            Shape::I16 => Scalar::I16,
+            Shape::I32 => Scalar::I32,
+            Shape::I64 => Scalar::I64,
+            Shape::U8 => Scalar::U8,
+            Shape::U16 => Scalar::U16,
+            Shape::U32 => Scalar::U32,
+            Shape::U64 => Scalar::U64,
+            Shape::F32 => Scalar::F32,
+            Shape::F64 => Scalar::F64,
+            Shape::Enum(_) => Scalar::Enum,
+            _ => return None,
+        };
+        Some((s, false))
+    }
+}
+
+/// How a struct is written in one mode: a pass over the value that takes its scalar fields
+/// (if it has any), then one pass per run of the other fields whose declaration order
+/// ascends in wire order; the scalars are put out between the fields of those passes, at
+/// their wire positions.
+#[derive(Debug)]
+pub(crate) struct WritePlan {
+    pub capture: bool,
+    pub passes: Vec<Vec<usize>>,
+    /// The wire position of each field, by declaration index.
+    pub wire_pos: Vec<usize>,
+    /// How the field at each wire position is put out, if it is a scalar.
+    pub puts: Vec<Put>,
+}
+
+/// How one scalar field is put out: from slot `slot` (its declaration index), after a null
+/// flag if `nullable`, as `op`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Put {
+    pub slot: u8,
+    pub nullable: bool,
+    pub op: PutOp,
+}
+
+/// The encoding of a scalar field in one mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PutOp {
+    Bool,
+    I8,
+    I16,
+    I32,
+    VarI32,
+    I64,
+    VarI64,
+    U8,
+    U16,
+    U32,
+    VarU32,
+    U64,
+    VarU64,
+    F32,
+    F64,
+    /// Not a scalar (never put out from a slot).
+    None,
+}
+
+impl PutOp {
+    fn of(s: Scalar, fixed: bool) -> PutOp {
+        match s {
+            Scalar::Bool => PutOp::Bool,
+            Scalar::I8 => PutOp::I8,
+            Scalar::I16 => PutOp::I16,
+            Scalar::I32 if fixed => PutOp::I32,
+            Scalar::I32 => PutOp::VarI32,
+            Scalar::I64 if fixed => PutOp::I64,
+            Scalar::I64 => PutOp::VarI64,
+            Scalar::U8 => PutOp::U8,
+            Scalar::U16 => PutOp::U16,
+            Scalar::U32 if fixed => PutOp::U32,
+            Scalar::U32 => PutOp::VarU32,
+            Scalar::U64 if fixed => PutOp::U64,
+            Scalar::U64 => PutOp::VarU64,
+            Scalar::F32 => PutOp::F32,
+            Scalar::F64 => PutOp::F64,
+            Scalar::Enum => PutOp::VarU32,
+        }
+    }
+}
+
+impl WritePlan {
+    fn new(fields: &[FieldDef], order: &[usize], fixed: bool) -> WritePlan {
+        let puts = order
+            .iter()
+            .map(|&d| match fields.get(d).and_then(|f| f.scalar) {
+                Some((s, nullable)) => Put {
+                    slot: d as u8,
+                    nullable,
+                    op: PutOp::of(s, fixed),
+                },
+                None => Put {
+                    slot: 0,
+                    nullable: false,
+                    op: PutOp::None,
+                },
+            })
+            .collect();
+        let mut wire_pos = vec![0; fields.len()];
+        for (p, &d) in order.iter().enumerate() {
+            if let Some(slot) = wire_pos.get_mut(d) {
+                *slot = p;
+            }
+        }
+        let others: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&d| fields.get(d).is_some_and(|f| f.scalar.is_none()))
+            .collect();
+        WritePlan {
+            capture: fields.iter().any(|f| f.scalar.is_some()),
+            passes: runs_of(&others),
+            wire_pos,
+            puts,
+        }
+    }
 }
 
 /// A traced struct: its fields in declaration order and, per `compress_int` (index 1 for
-/// on), its wire order, the runs of that order that ascend in declaration order (each one
-/// pass over the value's fields when writing), and its schema hash.
+/// on), its wire order, how a value is written in that order, and its schema hash.
 #[derive(Debug)]
 pub(crate) struct StructDef {
     pub fields: Vec<FieldDef>,
     pub order: [Vec<usize>; 2],
-    pub runs: [Vec<Vec<usize>>; 2],
+    pub plan: [WritePlan; 2],
     pub hash: [i32; 2],
     /// A tuple struct (fields `_0`, `_1`, ...): serde hands its fields over without names
     /// and reads them as a sequence, in declaration order.
@@ -178,6 +328,8 @@ impl StructDef {
 
 /// What a traced type is.
 #[derive(Debug)]
+// One per traced type, read in place: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Body {
     Struct(StructDef),
     /// A unit-only enum: its variant names, in declaration order (the ordinals).
@@ -294,10 +446,11 @@ impl std::fmt::Debug for SampleSet {
 pub(crate) struct Table {
     pub types: Vec<Arc<TyDef>>,
     pub by_name: HashMap<String, usize>,
-    /// `std::any::type_name` of each registered Rust type, to its traced type.
-    /// (A short list: the common lookup compares the name's address, which is the same for
-    /// every `type_name` of one type in practice, before its text.)
+    /// `std::any::type_name` of each registered Rust type, to its traced type (looked up
+    /// through `root_slots`, a hash of the name's length and last bytes).
     pub roots: Vec<(&'static str, usize)>,
+    /// `roots` by [`root_hash`], open-addressed (position + 1; 0 is empty).
+    root_slots: Vec<u32>,
     pub traces: Vec<TraceFn>,
     pub samples: SampleSet,
 }
@@ -339,17 +492,51 @@ impl Table {
         }
     }
 
+    /// Adds the Rust type named `rust` (unless known) as traced type `at`.
+    pub(crate) fn add_root(&mut self, rust: &'static str, at: usize) {
+        if self.roots.iter().any(|(k, _)| *k == rust) {
+            return;
+        }
+        self.roots.push((rust, at));
+        let size = (self.roots.len() * 2).next_power_of_two();
+        self.root_slots = vec![0; size];
+        for (n, (k, _)) in self.roots.iter().enumerate() {
+            let mut h = root_hash(k, size);
+            while self.root_slots.get(h).is_some_and(|&x| x != 0) {
+                h = (h + 1) & (size - 1);
+            }
+            if let Some(slot) = self.root_slots.get_mut(h) {
+                *slot = n as u32 + 1;
+            }
+        }
+    }
+
     /// The traced type of the Rust type named `rust`, if registered.
     #[inline]
     pub(crate) fn root(&self, rust: &'static str) -> Option<(usize, &TyDef)> {
-        let i = self
-            .roots
-            .iter()
-            .find(|(k, _)| std::ptr::eq(*k, rust))
-            .or_else(|| self.roots.iter().find(|(k, _)| *k == rust))
-            .map(|&(_, i)| i)?;
-        Some((i, self.types.get(i)?))
+        let size = self.root_slots.len();
+        let mut h = root_hash(rust, size);
+        for _ in 0..size {
+            let n = *self.root_slots.get(h)?;
+            let &(k, i) = self.roots.get((n as usize).checked_sub(1)?)?;
+            if k == rust {
+                return Some((i, self.types.get(i)?));
+            }
+            h = (h + 1) & (size - 1);
+        }
+        None
     }
+}
+
+/// The home slot of a root name in a table of `size` (a power of two) slots: its length and
+/// last 8 bytes (where type names differ), mixed. Names are compared whole on a hit.
+fn root_hash(name: &str, size: usize) -> usize {
+    let b = name.as_bytes();
+    let mut tail = [0u8; 8];
+    let k = b.len().min(8);
+    tail[..k].copy_from_slice(&b[b.len() - k..]);
+    let h = (u64::from_le_bytes(tail) ^ b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h >> 32) as usize & size.wrapping_sub(1)
 }
 
 fn unsupported(path: &str, what: &str) -> Error {
@@ -710,10 +897,12 @@ fn struct_def(
     tuple: bool,
 ) -> Result<StructDef> {
     let mut defs = Vec::with_capacity(fields.len());
-    for Named { name: f, value } in fields {
+    for (i, Named { name: f, value }) in fields.iter().enumerate() {
+        let shape = shape(table, value, &format!("{name}.{f}"))?;
         defs.push(FieldDef {
             name: f.clone(),
-            shape: shape(table, value, &format!("{name}.{f}"))?,
+            scalar: Scalar::of(&shape).filter(|_| i < SCALAR_SLOTS),
+            shape,
         });
     }
     // Rank by the snake_case name, then the name (as the derive does without tag ids).
@@ -753,7 +942,10 @@ fn struct_def(
              named fields",
         ));
     }
-    let runs = [runs_of(&order[0]), runs_of(&order[1])];
+    let plan = [
+        WritePlan::new(&defs, &order[0], true),
+        WritePlan::new(&defs, &order[1], false),
+    ];
     let hash = [true, false].map(|fixed| {
         let mut out = String::new();
         for &i in &by_name {
@@ -774,7 +966,7 @@ fn struct_def(
     Ok(StructDef {
         fields: defs,
         order,
-        runs,
+        plan,
         hash,
         tuple,
         names_checked: std::sync::atomic::AtomicBool::new(false),
