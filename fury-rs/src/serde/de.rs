@@ -134,6 +134,70 @@ fn fixed_of(remote: &FieldType) -> bool {
     )
 }
 
+/// `deserialize_*` methods that read a value of the matching scalar shape directly (no
+/// remote declared type to check), and hand anything else to `deserialize_any`: the common
+/// field and element reads then skip the general match.
+macro_rules! scalar_fast_paths {
+    ($($m:ident => $shape:ident $visit:ident $var:ident $fixed:ident;)*) => {
+        $(#[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.fast() && matches!(self.shape, Shape::$shape) {
+                let reader = &mut self.r.ctx.reader;
+                let v = if self.fixed { reader.$fixed()? } else { reader.$var()? };
+                return visitor.$visit(v);
+            }
+            de::Deserializer::deserialize_any(self, visitor)
+        })*
+        #[inline]
+        fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.fast() && matches!(self.shape, Shape::Str) {
+                return match crate::serializer::string::read_str_cow(self.r.ctx)? {
+                    std::borrow::Cow::Borrowed(s) => visitor.visit_borrowed_str(s),
+                    std::borrow::Cow::Owned(s) => visitor.visit_string(s),
+                };
+            }
+            de::Deserializer::deserialize_any(self, visitor)
+        }
+        #[inline]
+        fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            de::Deserializer::deserialize_str(self, visitor)
+        }
+    };
+}
+
+macro_rules! scalar_fast_paths_all {
+    () => {
+        scalar_fast_paths! {
+            deserialize_bool => Bool visit_bool bool bool;
+            deserialize_i8 => I8 visit_i8 i8 i8;
+            deserialize_i16 => I16 visit_i16 i16 i16;
+            deserialize_i32 => I32 visit_i32 var_i32 i32;
+            deserialize_i64 => I64 visit_i64 var_i64 i64;
+            deserialize_u8 => U8 visit_u8 u8 u8;
+            deserialize_u16 => U16 visit_u16 u16 u16;
+            deserialize_u32 => U32 visit_u32 var_u32 u32;
+            deserialize_u64 => U64 visit_u64 var_u64 u64;
+            deserialize_f32 => F32 visit_f32 f32 f32;
+            deserialize_f64 => F64 visit_f64 f64 f64;
+        }
+    };
+}
+
+impl FieldDe<'_, '_, '_, '_> {
+    /// Whether the field is read as its local type without more ado.
+    #[inline]
+    fn fast(&self) -> bool {
+        self.remote.is_none()
+    }
+}
+
+impl PayloadDe<'_, '_, '_, '_> {
+    #[inline]
+    fn fast(&self) -> bool {
+        true
+    }
+}
+
 impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de, '_> {
     type Error = Error;
 
@@ -185,8 +249,10 @@ impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de, '_> {
         }
     }
 
+    scalar_fast_paths_all!();
+
     ::serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        i128 u128 char bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
     }
@@ -298,8 +364,10 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, '_, 'de, '_> {
         self.deserialize_any(visitor)
     }
 
+    scalar_fast_paths_all!();
+
     ::serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        i128 u128 char bytes byte_buf
         unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
         ignored_any
     }
