@@ -139,7 +139,7 @@ fn fixed_of(remote: &FieldType) -> bool {
 /// field and element reads then skip the general match.
 macro_rules! scalar_fast_paths {
     ($($m:ident => $shape:ident $visit:ident $var:ident $fixed:ident;)*) => {
-        $(#[inline]
+        $(#[inline(always)]
         fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
             if self.fast() && matches!(self.shape, Shape::$shape) {
                 let reader = &mut self.r.ctx.reader;
@@ -201,6 +201,8 @@ impl PayloadDe<'_, '_, '_, '_> {
 impl<'de> de::Deserializer<'de> for FieldDe<'_, '_, 'de, '_> {
     type Error = Error;
 
+    // Out of line: the fast paths that fall back to it stay small enough to inline.
+    #[inline(never)]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let (shape, nullable) = match self.shape {
             Shape::Option(inner) => (&**inner, true),
