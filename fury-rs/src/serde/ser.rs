@@ -332,7 +332,15 @@ impl Captured {
 }
 
 /// Writes the taken scalar fields `puts` (a range of wire positions, each a scalar).
+#[inline]
 fn put_scalars(w: &mut W, puts: &[Put], cap: &Captured) -> Result<()> {
+    if puts.is_empty() {
+        return Ok(());
+    }
+    put_some(w, puts, cap)
+}
+
+fn put_some(w: &mut W, puts: &[Put], cap: &Captured) -> Result<()> {
     // A flag byte and at most 9 bytes of value per field.
     let mut room = w.ctx.writer.room(puts.len() * 10);
     for p in puts {

@@ -165,7 +165,7 @@ pub(crate) enum Scalar {
 }
 
 /// How many fields of a struct (the first, in declaration order) can be taken as scalars.
-pub(crate) const SCALAR_SLOTS: usize = 32;
+pub(crate) const SCALAR_SLOTS: usize = 16;
 
 impl Scalar {
     fn of(shape: &Shape) -> Option<(Scalar, bool)> {
