@@ -6,9 +6,7 @@
 //! taken words that precede it in wire order. No field that writes type info is written out
 //! of its place, which keeps meta-share indices in wire order.
 
-use super::shape::{
-    Body, CaseValue, Put, PutOp, Scalar, Shape, StructDef, Table, WritePlan, SCALAR_SLOTS,
-};
+use super::shape::{Body, CaseValue, Put, Shape, StructDef, Table, WritePlan, SCALAR_SLOTS};
 use crate::context::WriteContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::registry::{Registration, UserKind};
@@ -352,23 +350,24 @@ fn put_some(w: &mut W, puts: &[Put], cap: &Captured) -> Result<()> {
             }
             room.u8(RefFlag::NotNull.byte());
         }
-        match p.op {
-            PutOp::Bool => room.bool(bits != 0),
-            PutOp::I8 => room.i8(bits as i8),
-            PutOp::I16 => room.i16(bits as i16),
-            PutOp::I32 => room.i32(bits as i32),
-            PutOp::VarI32 => room.var_i32(bits as i32),
-            PutOp::I64 => room.i64(bits as i64),
-            PutOp::VarI64 => room.var_i64(bits as i64),
-            PutOp::U8 => room.u8(bits as u8),
-            PutOp::U16 => room.u16(bits as u16),
-            PutOp::U32 => room.u32(bits as u32),
-            PutOp::VarU32 => room.var_u32(bits as u32),
-            PutOp::U64 => room.u64(bits),
-            PutOp::VarU64 => room.var_u64(bits),
-            PutOp::F32 => room.f32(f32::from_bits(bits as u32)),
-            PutOp::F64 => room.f64(f64::from_bits(bits)),
-            PutOp::None => return Err(err("a field that is not a scalar, put out as one".into())),
+        match p.id {
+            Some(TypeId::Bool) => room.bool(bits != 0),
+            Some(TypeId::Int8) => room.i8(bits as i8),
+            Some(TypeId::Int16) => room.i16(bits as i16),
+            Some(TypeId::Int32) => room.i32(bits as i32),
+            Some(TypeId::VarInt32) => room.var_i32(bits as i32),
+            Some(TypeId::Int64) => room.i64(bits as i64),
+            Some(TypeId::VarInt64) => room.var_i64(bits as i64),
+            Some(TypeId::UInt8) => room.u8(bits as u8),
+            Some(TypeId::UInt16) => room.u16(bits as u16),
+            Some(TypeId::UInt32) => room.u32(bits as u32),
+            // A unit-only enum's ordinal is a varuint32.
+            Some(TypeId::VarUInt32 | TypeId::Enum) => room.var_u32(bits as u32),
+            Some(TypeId::UInt64) => room.u64(bits),
+            Some(TypeId::VarUInt64) => room.var_u64(bits),
+            Some(TypeId::Float32) => room.f32(f32::from_bits(bits as u32)),
+            Some(TypeId::Float64) => room.f64(f64::from_bits(bits)),
+            _ => return Err(err("a field that is not a scalar, put out as one".into())),
         }
     }
     Ok(())
@@ -415,10 +414,10 @@ impl<'s> CapturePass<'s> {
             return Err(wrong_field(self.name, key, &f.name));
         }
         match f.scalar {
-            Some((scalar, nullable)) => v.serialize(Capture {
+            Some((kind, nullable)) => v.serialize(Capture {
                 cap: &mut *self.cap,
                 i,
-                scalar,
+                kind,
                 nullable,
             }),
             None => Ok(()),
@@ -572,7 +571,8 @@ fn wrong_field(name: &str, key: &str, traced: &str) -> Error {
 struct Capture<'s> {
     cap: &'s mut Captured,
     i: usize,
-    scalar: Scalar,
+    /// The field's fixed-width type (inside its `Option`, if nullable).
+    kind: TypeId,
     nullable: bool,
 }
 
@@ -584,11 +584,11 @@ impl Capture<'_> {
     }
 
     fn int(self, v: i64) -> Result<()> {
-        let fits = match self.scalar {
-            Scalar::I8 => i8::try_from(v).is_ok(),
-            Scalar::I16 => i16::try_from(v).is_ok(),
-            Scalar::I32 => i32::try_from(v).is_ok(),
-            Scalar::I64 => true,
+        let fits = match self.kind {
+            TypeId::Int8 => i8::try_from(v).is_ok(),
+            TypeId::Int16 => i16::try_from(v).is_ok(),
+            TypeId::Int32 => i32::try_from(v).is_ok(),
+            TypeId::Int64 => true,
             _ => return Err(unexpected("signed integer")),
         };
         if !fits {
@@ -598,11 +598,11 @@ impl Capture<'_> {
     }
 
     fn uint(self, v: u64) -> Result<()> {
-        let fits = match self.scalar {
-            Scalar::U8 => u8::try_from(v).is_ok(),
-            Scalar::U16 => u16::try_from(v).is_ok(),
-            Scalar::U32 => u32::try_from(v).is_ok(),
-            Scalar::U64 => true,
+        let fits = match self.kind {
+            TypeId::UInt8 => u8::try_from(v).is_ok(),
+            TypeId::UInt16 => u16::try_from(v).is_ok(),
+            TypeId::UInt32 => u32::try_from(v).is_ok(),
+            TypeId::UInt64 => true,
             _ => return Err(unexpected("unsigned integer")),
         };
         if !fits {
@@ -624,8 +624,8 @@ impl ser::Serializer for Capture<'_> {
     type SerializeStructVariant = Impossible<(), Error>;
 
     fn serialize_bool(self, v: bool) -> Result<()> {
-        match self.scalar {
-            Scalar::Bool => self.put(v.into()),
+        match self.kind {
+            TypeId::Bool => self.put(v.into()),
             _ => Err(unexpected("bool")),
         }
     }
@@ -637,15 +637,15 @@ impl ser::Serializer for Capture<'_> {
     }
     #[inline(always)]
     fn serialize_i32(self, v: i32) -> Result<()> {
-        match self.scalar {
-            Scalar::I32 => self.put(v as u64),
+        match self.kind {
+            TypeId::Int32 => self.put(v as u64),
             _ => self.int(v.into()),
         }
     }
     #[inline(always)]
     fn serialize_i64(self, v: i64) -> Result<()> {
-        match self.scalar {
-            Scalar::I64 => self.put(v as u64),
+        match self.kind {
+            TypeId::Int64 => self.put(v as u64),
             _ => self.int(v),
         }
     }
@@ -662,20 +662,20 @@ impl ser::Serializer for Capture<'_> {
         self.uint(v)
     }
     fn serialize_f32(self, v: f32) -> Result<()> {
-        match self.scalar {
-            Scalar::F32 => self.put(v.to_bits().into()),
+        match self.kind {
+            TypeId::Float32 => self.put(v.to_bits().into()),
             _ => Err(unexpected("f32")),
         }
     }
     fn serialize_f64(self, v: f64) -> Result<()> {
-        match self.scalar {
-            Scalar::F64 => self.put(v.to_bits()),
+        match self.kind {
+            TypeId::Float64 => self.put(v.to_bits()),
             _ => Err(unexpected("f64")),
         }
     }
     fn serialize_unit_variant(self, _: &'static str, index: u32, _: &'static str) -> Result<()> {
-        match self.scalar {
-            Scalar::Enum => self.put(index.into()),
+        match self.kind {
+            TypeId::Enum => self.put(index.into()),
             _ => Err(unexpected("unit variant")),
         }
     }

@@ -141,51 +141,38 @@ pub(crate) struct FieldDef {
     /// The name serde gives it (after `rename`), which is the name on the wire.
     pub name: String,
     pub shape: Shape,
-    /// For a field whose value fits a word (see [`Scalar`]): how it is written. Writing
-    /// takes such fields in one pass over the value and puts them out in wire order.
-    pub scalar: Option<(Scalar, bool)>,
-}
-
-/// A field value that a word holds: numbers, bools, and a unit-only enum's ordinal. The
-/// `bool` beside it in [`FieldDef::scalar`] says the field is an `Option` of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Scalar {
-    Bool,
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
-    Enum,
+    /// For a field whose value fits a word (see [`Shape::scalar`]): its fixed-width type
+    /// (`Int32` for `i32`, ...), and whether it is an `Option`. Writing takes such fields in
+    /// one pass over the value and puts them out in wire order.
+    pub scalar: Option<(TypeId, bool)>,
 }
 
 /// How many fields of a struct (the first, in declaration order) can be taken as scalars.
 pub(crate) const SCALAR_SLOTS: usize = 16;
 
-impl Scalar {
-    fn of(shape: &Shape) -> Option<(Scalar, bool)> {
-        let s = match shape {
-            Shape::Option(inner) => return Scalar::of(inner).filter(|s| !s.1).map(|s| (s.0, true)),
-            Shape::Bool => Scalar::Bool,
-            Shape::I8 => Scalar::I8,
-            Shape::I16 => Scalar::I16,
-            Shape::I32 => Scalar::I32,
-            Shape::I64 => Scalar::I64,
-            Shape::U8 => Scalar::U8,
-            Shape::U16 => Scalar::U16,
-            Shape::U32 => Scalar::U32,
-            Shape::U64 => Scalar::U64,
-            Shape::F32 => Scalar::F32,
-            Shape::F64 => Scalar::F64,
-            Shape::Enum(_) => Scalar::Enum,
-            _ => return None,
-        };
-        Some((s, false))
+impl Shape {
+    /// For a value a word holds (a number, a bool, a unit-only enum's ordinal) or an
+    /// `Option` of one: that shape, and whether it is in an `Option`.
+    pub(crate) fn scalar(&self) -> Option<(&Shape, bool)> {
+        match self {
+            Shape::Option(inner) => match inner.scalar() {
+                Some((s, false)) => Some((s, true)),
+                _ => None,
+            },
+            Shape::Bool
+            | Shape::I8
+            | Shape::I16
+            | Shape::I32
+            | Shape::I64
+            | Shape::U8
+            | Shape::U16
+            | Shape::U32
+            | Shape::U64
+            | Shape::F32
+            | Shape::F64
+            | Shape::Enum(_) => Some((self, false)),
+            _ => None,
+        }
     }
 }
 
@@ -204,73 +191,32 @@ pub(crate) struct WritePlan {
 }
 
 /// How one scalar field is put out: from slot `slot` (its declaration index), after a null
-/// flag if `nullable`, as `op`.
+/// flag if `nullable`, as the wire type `id` (`None` at the position of a field that is not
+/// a scalar).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Put {
     pub slot: u8,
     pub nullable: bool,
-    pub op: PutOp,
-}
-
-/// The encoding of a scalar field in one mode.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum PutOp {
-    Bool,
-    I8,
-    I16,
-    I32,
-    VarI32,
-    I64,
-    VarI64,
-    U8,
-    U16,
-    U32,
-    VarU32,
-    U64,
-    VarU64,
-    F32,
-    F64,
-    /// Not a scalar (never put out from a slot).
-    None,
-}
-
-impl PutOp {
-    fn of(s: Scalar, fixed: bool) -> PutOp {
-        match s {
-            Scalar::Bool => PutOp::Bool,
-            Scalar::I8 => PutOp::I8,
-            Scalar::I16 => PutOp::I16,
-            Scalar::I32 if fixed => PutOp::I32,
-            Scalar::I32 => PutOp::VarI32,
-            Scalar::I64 if fixed => PutOp::I64,
-            Scalar::I64 => PutOp::VarI64,
-            Scalar::U8 => PutOp::U8,
-            Scalar::U16 => PutOp::U16,
-            Scalar::U32 if fixed => PutOp::U32,
-            Scalar::U32 => PutOp::VarU32,
-            Scalar::U64 if fixed => PutOp::U64,
-            Scalar::U64 => PutOp::VarU64,
-            Scalar::F32 => PutOp::F32,
-            Scalar::F64 => PutOp::F64,
-            Scalar::Enum => PutOp::VarU32,
-        }
-    }
+    pub id: Option<TypeId>,
 }
 
 impl WritePlan {
     fn new(fields: &[FieldDef], order: &[usize], fixed: bool) -> WritePlan {
         let puts = order
             .iter()
-            .map(|&d| match fields.get(d).and_then(|f| f.scalar) {
-                Some((s, nullable)) => Put {
-                    slot: d as u8,
-                    nullable,
-                    op: PutOp::of(s, fixed),
-                },
+            .map(|&d| match fields.get(d).filter(|f| f.scalar.is_some()) {
+                Some(f) => {
+                    let (shape, nullable) = f.shape.scalar().unwrap_or((&f.shape, false));
+                    Put {
+                        slot: d as u8,
+                        nullable,
+                        id: Some(shape.type_id(fixed)),
+                    }
+                }
                 None => Put {
                     slot: 0,
                     nullable: false,
-                    op: PutOp::None,
+                    id: None,
                 },
             })
             .collect();
@@ -901,7 +847,10 @@ fn struct_def(
         let shape = shape(table, value, &format!("{name}.{f}"))?;
         defs.push(FieldDef {
             name: f.clone(),
-            scalar: Scalar::of(&shape).filter(|_| i < SCALAR_SLOTS),
+            scalar: shape
+                .scalar()
+                .filter(|_| i < SCALAR_SLOTS)
+                .map(|(s, nullable)| (s.type_id(true), nullable)),
             shape,
         });
     }
