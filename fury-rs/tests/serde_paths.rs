@@ -288,3 +288,59 @@ fn fields_serde_skips_are_written_empty() {
         assert_eq!(a.deserialize::<Serde<Sparse>>(&bytes).unwrap().0, full);
     }
 }
+
+#[test]
+fn a_sequence_that_hands_over_another_count_than_it_announced_is_an_error() {
+    // Number arrays are written element by element after their byte length, which comes
+    // from the count serde announces; a Serialize that then hands over fewer or more
+    // elements must fail the call and leave the output as it was.
+    #[derive(Deserialize, Debug)]
+    struct Samples {
+        values: Vec<i32>,
+        bytes: Vec<u8>,
+        /// The counts the Serialize below announces (the true ones when `None`).
+        #[serde(skip)]
+        announce: Option<(usize, usize)>,
+    }
+    struct Seq<'a, T>(usize, &'a [T]);
+    impl<T: Serialize> Serialize for Seq<'_, T> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeSeq;
+            let mut seq = s.serialize_seq(Some(self.0))?;
+            for v in self.1 {
+                seq.serialize_element(v)?;
+            }
+            seq.end()
+        }
+    }
+    impl Serialize for Samples {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let (a, b) = self
+                .announce
+                .unwrap_or((self.values.len(), self.bytes.len()));
+            let mut st = s.serialize_struct("Samples", 2)?;
+            st.serialize_field("values", &Seq(a, &self.values))?;
+            st.serialize_field("bytes", &Seq(b, &self.bytes))?;
+            st.end()
+        }
+    }
+    for compatible in [false, true] {
+        let mut fury = Fury::builder().compatible(compatible).build();
+        fury.register_serde_by_id::<Samples>(45).unwrap();
+        let mut value = Samples {
+            values: vec![7, -7],
+            bytes: vec![1, 2, 3],
+            announce: None,
+        };
+        let bytes = fury.serialize(&Serde(&value)).unwrap();
+        let back = fury.deserialize::<Serde<Samples>>(&bytes).unwrap().0;
+        assert_eq!((back.values, back.bytes), (vec![7, -7], vec![1, 2, 3]));
+        for announce in [(3, 3), (1, 3), (2, 4), (2, 2)] {
+            value.announce = Some(announce);
+            let mut out = vec![9u8];
+            assert!(fury.serialize_into(&Serde(&value), &mut out).is_err());
+            assert_eq!(out, [9], "announced {announce:?}");
+        }
+    }
+}
