@@ -177,6 +177,75 @@ macro_rules! refuse_scalar {
     };
 }
 
+/// The field calls of a pass over a struct's fields (`CapturePass`, `StructPass`), for
+/// structs, struct variants, tuple structs and tuple variants alike: each goes to the
+/// pass's `field`, `skipped` and `done`.
+macro_rules! field_pass_impls {
+    ($ty:ty) => {
+        impl ser::SerializeStruct for $ty {
+            type Ok = ();
+            type Error = Error;
+            #[inline(always)]
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<()> {
+                self.field(key, v)
+            }
+            fn skip_field(&mut self, key: &'static str) -> Result<()> {
+                self.skipped(key)
+            }
+            fn end(self) -> Result<()> {
+                self.done()
+            }
+        }
+
+        impl ser::SerializeStructVariant for $ty {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                v: &T,
+            ) -> Result<()> {
+                self.field(key, v)
+            }
+            fn skip_field(&mut self, key: &'static str) -> Result<()> {
+                self.skipped(key)
+            }
+            fn end(self) -> Result<()> {
+                self.done()
+            }
+        }
+
+        impl ser::SerializeTupleStruct for $ty {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+                self.field("", v)
+            }
+            fn end(self) -> Result<()> {
+                self.done()
+            }
+        }
+
+        impl ser::SerializeTupleVariant for $ty {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+                self.field("", v)
+            }
+            fn end(self) -> Result<()> {
+                self.done()
+            }
+        }
+    };
+}
+
+field_pass_impls!(CapturePass<'_>);
+field_pass_impls!(StructPass<'_, '_, '_>);
+
 /// Writes the type info of the traced type `i` (kind byte, then id, names or shared TypeDef).
 pub(crate) fn write_type_info(w: &mut W, i: usize) -> Result<()> {
     let t = w.table.ty(i)?;
@@ -425,12 +494,13 @@ impl<'s> CapturePass<'s> {
     }
 
     /// A skipped scalar field is taken as its empty value (see `StructPass::skipped`).
-    fn skipped(&mut self) {
+    fn skipped(&mut self, _: &'static str) -> Result<()> {
         let i = self.index;
         self.index += 1;
         if let Some(Some((_, true))) = self.def.fields.get(i).map(|f| f.scalar) {
             self.cap.set_none(i);
         }
+        Ok(())
     }
 
     fn done(self) -> Result<()> {
@@ -500,59 +570,6 @@ impl ser::Serializer for CapturePass<'_> {
         Ok(self)
     }
     refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_tuple }
-}
-
-impl ser::SerializeStruct for CapturePass<'_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline(always)]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.field(key, v)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<()> {
-        self.skipped();
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
-}
-
-impl ser::SerializeStructVariant for CapturePass<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.field(key, v)
-    }
-    fn skip_field(&mut self, _: &'static str) -> Result<()> {
-        self.skipped();
-        Ok(())
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleStruct for CapturePass<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.field("", v)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleVariant for CapturePass<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.field("", v)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
 }
 
 #[cold]
@@ -904,10 +921,7 @@ impl Head<'_, '_, '_> {
 
     fn skipped(&mut self, key: &'static str) -> Result<()> {
         match self {
-            Head::Capture(p) => {
-                p.skipped();
-                Ok(())
-            }
+            Head::Capture(p) => p.skipped(key),
             Head::Pass(p) => p.skipped(key),
         }
     }
@@ -990,20 +1004,6 @@ impl<'s, 'c, 'a> ser::Serializer for CaseRun<'s, 'c, 'a> {
         Ok(self.pass)
     }
     refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_struct serialize_tuple serialize_tuple_struct }
-}
-
-impl ser::SerializeStructVariant for StructPass<'_, '_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.field(key, v)
-    }
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        self.skipped(key)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
 }
 
 /// The empty value of a shape, as serde calls (for a field serde skipped).
@@ -1195,43 +1195,6 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
         }
     }
     refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_tuple serialize_tuple_variant serialize_struct_variant }
-}
-
-impl ser::SerializeTupleStruct for StructPass<'_, '_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.field("", v)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
-}
-
-impl ser::SerializeTupleVariant for StructPass<'_, '_, '_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
-        self.field("", v)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
-}
-
-impl ser::SerializeStruct for StructPass<'_, '_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline(always)]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> Result<()> {
-        self.field(key, v)
-    }
-    fn skip_field(&mut self, key: &'static str) -> Result<()> {
-        self.skipped(key)
-    }
-    fn end(self) -> Result<()> {
-        self.done()
-    }
 }
 
 /// A struct field of `Option` type: the null flag, then the value as a field of `inner`.
