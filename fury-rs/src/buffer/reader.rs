@@ -83,6 +83,17 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// Moves the read position to `pos`, back or forward, anywhere in the input.
+    pub(crate) fn seek(&mut self, pos: usize) -> Result<()> {
+        if pos > self.data.len() {
+            return Err(self.error(ErrorKind::Invalid {
+                what: format!("cannot seek to offset {pos}, past the input"),
+            }));
+        }
+        self.pos = pos;
+        Ok(())
+    }
+
     /// The bytes from offset `start` up to the current position.
     pub fn consumed_since(&self, start: usize) -> Result<&'a [u8]> {
         self.data.get(start..self.pos).ok_or_else(|| {

@@ -2,7 +2,7 @@
 //! keys are field indices (declaration order), in wire order; strings and bytes borrow from
 //! the input where the wire form allows it.
 
-use super::shape::{Body, CaseValue, Shape, StructDef, Table};
+use super::shape::{Body, CaseValue, SeqPlan, Shape, Source, StructDef, Table, AHEAD_SLOTS};
 use crate::context::ReadContext;
 use crate::error::{Error, ErrorKind, Result};
 use crate::meta::typedef::FieldType;
@@ -314,21 +314,9 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, '_, 'de, '_> {
             },
             Shape::Map(k, v) => map(self.r, k, v, visitor),
             Shape::Enum(i) => {
-                let t = self.r.table.ty(*i)?;
                 let at = ctx.reader.position();
                 let ordinal = ctx.reader.var_u32()?;
-                let n = match &t.body {
-                    Body::Enum(names) => names.len(),
-                    _ => 0,
-                };
-                if ordinal as usize >= n {
-                    return Err(Error::at(
-                        ErrorKind::Invalid {
-                            what: format!("{}: no variant with ordinal {ordinal}", t.name),
-                        },
-                        at,
-                    ));
-                }
+                check_ordinal(self.r.table, *i, ordinal.into(), at)?;
                 visitor.visit_enum(UnitVariant(ordinal))
             }
             Shape::Struct(i) => read_struct(self.r, *i, self.def, visitor),
@@ -900,10 +888,35 @@ pub(crate) fn read_struct<'de, V: Visitor<'de>>(
         current: None,
         last: None,
     };
-    let v = if s.tuple {
-        visitor.visit_seq(access)
-    } else {
-        visitor.visit_map(access)
+    let v = match (&access.steps, &s.seq[compress as usize]) {
+        // serde-reflection traced the struct through `visit_seq`, so its visitor takes one.
+        (Steps::Local(_, fixed), Some(plan)) => {
+            let fixed = *fixed;
+            let mut seq = SeqFields {
+                r: access.r,
+                def: s,
+                plan,
+                fixed,
+                next: 0,
+                wp: 0,
+                slots: [0; AHEAD_SLOTS],
+                none: 0,
+            };
+            let v = visitor.visit_seq(&mut seq)?;
+            if seq.next != seq.plan.steps.len() {
+                return Err(seq.r.ctx.error(ErrorKind::Invalid {
+                    what: format!(
+                        "{}: serde took {} of its {} fields",
+                        t.name,
+                        seq.next,
+                        seq.plan.steps.len()
+                    ),
+                }));
+            }
+            Ok(v)
+        }
+        _ if s.tuple => visitor.visit_seq(access),
+        _ => visitor.visit_map(access),
     };
     r.ctx.leave();
     // serde's "missing field" knows the field, not the struct.
@@ -917,6 +930,252 @@ pub(crate) fn read_struct<'de, V: Visitor<'de>>(
         }
         _ => e,
     })
+}
+
+/// A struct's fields handed to serde in declaration order (see [`SeqPlan`]).
+struct SeqFields<'s, 'c, 'de, 'r> {
+    r: &'s mut R<'c, 'de, 'r>,
+    def: &'s StructDef,
+    plan: &'s SeqPlan,
+    fixed: bool,
+    /// The declaration index served next.
+    next: usize,
+    /// The wire position read next.
+    wp: usize,
+    /// Fields taken ahead, by declaration index: a scalar's bits or an input offset.
+    slots: [u64; AHEAD_SLOTS],
+    /// The `Option` scalars taken ahead that are `None`.
+    none: u32,
+}
+
+impl SeqFields<'_, '_, '_, '_> {
+    /// Takes the fields at wire positions `self.wp..to` ahead.
+    #[inline(never)]
+    fn take_ahead(&mut self, to: usize) -> Result<()> {
+        let plan = self.plan;
+        let ahead = plan.ahead.get(self.wp..to).unwrap_or_default();
+        self.wp = to;
+        let ctx = &mut *self.r.ctx;
+        for a in ahead {
+            let slot = usize::from(a.slot) & (AHEAD_SLOTS - 1);
+            if a.nullable && ctx.ref_flag()? == RefFlag::Null {
+                self.none |= 1 << slot;
+                continue;
+            }
+            let reader = &mut ctx.reader;
+            self.slots[slot] = match a.id {
+                TypeId::VarInt32 => reader.var_i32()? as u64,
+                TypeId::VarInt64 => reader.var_i64()? as u64,
+                TypeId::Int32 => reader.i32()? as u64,
+                TypeId::Int64 => reader.i64()? as u64,
+                TypeId::Float32 => u64::from(reader.f32()?.to_bits()),
+                TypeId::Float64 => reader.f64()?.to_bits(),
+                TypeId::Bool => u64::from(reader.bool()?),
+                TypeId::Int8 => reader.i8()? as u64,
+                TypeId::Int16 => reader.i16()? as u64,
+                TypeId::UInt8 => u64::from(reader.u8()?),
+                TypeId::UInt16 => u64::from(reader.u16()?),
+                TypeId::UInt32 => u64::from(reader.u32()?),
+                TypeId::VarUInt32 => u64::from(reader.var_u32()?),
+                TypeId::UInt64 => reader.u64()?,
+                TypeId::VarUInt64 => reader.var_u64()?,
+                TypeId::Enum => {
+                    let at = reader.position();
+                    let ordinal = reader.var_u32()?;
+                    check_ordinal(self.r.table, a.index as usize, ordinal.into(), at)?;
+                    u64::from(ordinal)
+                }
+                _ => {
+                    let at = reader.position() as u64;
+                    let t = plan.skips.get(a.index as usize).ok_or_else(|| {
+                        ctx.error(ErrorKind::Invalid {
+                            what: "a field that cannot be taken ahead".into(),
+                        })
+                    })?;
+                    crate::serializer::compatible::skip_field(ctx, t)?;
+                    at
+                }
+            };
+        }
+        Ok(())
+    }
+}
+
+impl<'de> SeqFields<'_, '_, 'de, '_> {
+    /// The next field, wherever it is.
+    #[inline(never)]
+    fn element<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value> {
+        let d = self.next;
+        let (Some(step), Some(f)) = (self.plan.steps.get(d), self.def.fields.get(d)) else {
+            return Err(<Error as de::Error>::custom(
+                "a field beyond the traced ones",
+            ));
+        };
+        self.next = d + 1;
+        if self.wp < step.ahead_to as usize {
+            self.take_ahead(step.ahead_to as usize)?;
+        }
+        let slot = d & (AHEAD_SLOTS - 1);
+        let field = |r| FieldDe {
+            r,
+            shape: &f.shape,
+            fixed: self.fixed,
+            remote: None,
+        };
+        match step.from {
+            Source::Next => {
+                self.wp += 1;
+                seed.deserialize(field(self.r))
+            }
+            Source::Slot => seed.deserialize(SlotDe {
+                bits: self.slots[slot],
+                none: self.none & (1 << slot) != 0,
+                id: step.id,
+                nullable: step.nullable,
+            }),
+            Source::At => {
+                let back = self.r.ctx.reader.position();
+                self.r.ctx.reader.seek(self.slots[slot] as usize)?;
+                let v = seed.deserialize(field(self.r))?;
+                self.r.ctx.reader.seek(back)?;
+                Ok(v)
+            }
+        }
+    }
+}
+
+/// Checks that `ordinal` (read at `at`) names a variant of the unit-only enum `i`.
+fn check_ordinal(table: &Table, i: usize, ordinal: u64, at: usize) -> Result<()> {
+    let t = table.ty(i)?;
+    let n = match &t.body {
+        Body::Enum(names) => names.len(),
+        _ => 0,
+    };
+    if ordinal >= n as u64 {
+        return Err(Error::at(
+            ErrorKind::Invalid {
+                what: format!("{}: no variant with ordinal {ordinal}", t.name),
+            },
+            at,
+        ));
+    }
+    Ok(())
+}
+
+impl<'de> de::SeqAccess<'de> for &mut SeqFields<'_, '_, 'de, '_> {
+    type Error = Error;
+
+    #[inline(always)]
+    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        let d = self.next;
+        match self.plan.steps.get(d) {
+            // The common case stays small enough to inline into serde's visitor.
+            Some(step) if step.from == Source::Slot && self.wp >= step.ahead_to as usize => {
+                self.next = d + 1;
+                let slot = d & (AHEAD_SLOTS - 1);
+                seed.deserialize(SlotDe {
+                    bits: self.slots[slot],
+                    none: self.none & (1 << slot) != 0,
+                    id: step.id,
+                    nullable: step.nullable,
+                })
+                .map(Some)
+            }
+            Some(_) => self.element(seed).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.plan.steps.len().saturating_sub(self.next))
+    }
+
+    #[inline(always)]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.next_element_seed(std::marker::PhantomData)
+    }
+}
+
+/// A scalar field taken ahead: its bits (as `SeqFields::take_ahead` stored them), its
+/// fixed-width type `id`, and whether it is an `Option` (`none`: it is `None`).
+struct SlotDe {
+    bits: u64,
+    none: bool,
+    id: TypeId,
+    nullable: bool,
+}
+
+macro_rules! slot_fast_paths {
+    ($($m:ident => $id:ident $visit:ident $conv:expr;)*) => {
+        $(#[inline(always)]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            if self.id == TypeId::$id && !self.nullable {
+                let f = $conv;
+                return visitor.$visit(f(self.bits));
+            }
+            de::Deserializer::deserialize_any(self, visitor)
+        })*
+    };
+}
+
+impl<'de> de::Deserializer<'de> for SlotDe {
+    type Error = Error;
+
+    #[inline(never)]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let b = self.bits;
+        if self.nullable {
+            return if self.none {
+                visitor.visit_none()
+            } else {
+                visitor.visit_some(SlotDe {
+                    nullable: false,
+                    ..self
+                })
+            };
+        }
+        match self.id {
+            TypeId::Bool => visitor.visit_bool(b != 0),
+            TypeId::Int8 => visitor.visit_i8(b as i8),
+            TypeId::Int16 => visitor.visit_i16(b as i16),
+            TypeId::Int32 => visitor.visit_i32(b as i32),
+            TypeId::Int64 => visitor.visit_i64(b as i64),
+            TypeId::UInt8 => visitor.visit_u8(b as u8),
+            TypeId::UInt16 => visitor.visit_u16(b as u16),
+            TypeId::UInt32 => visitor.visit_u32(b as u32),
+            TypeId::UInt64 => visitor.visit_u64(b),
+            TypeId::Float32 => visitor.visit_f32(f32::from_bits(b as u32)),
+            TypeId::Float64 => visitor.visit_f64(f64::from_bits(b)),
+            TypeId::Enum => visitor.visit_enum(UnitVariant(b as u32)),
+            _ => Err(<Error as de::Error>::custom(
+                "a field taken ahead that is not a scalar",
+            )),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_any(self, visitor)
+    }
+
+    slot_fast_paths! {
+        deserialize_bool => Bool visit_bool |b: u64| b != 0;
+        deserialize_i8 => Int8 visit_i8 |b: u64| b as i8;
+        deserialize_i16 => Int16 visit_i16 |b: u64| b as i16;
+        deserialize_i32 => Int32 visit_i32 |b: u64| b as i32;
+        deserialize_i64 => Int64 visit_i64 |b: u64| b as i64;
+        deserialize_u8 => UInt8 visit_u8 |b: u64| b as u8;
+        deserialize_u16 => UInt16 visit_u16 |b: u64| b as u16;
+        deserialize_u32 => UInt32 visit_u32 |b: u64| b as u32;
+        deserialize_u64 => UInt64 visit_u64 |b: u64| b;
+        deserialize_f32 => Float32 visit_f32 |b: u64| f32::from_bits(b as u32);
+        deserialize_f64 => Float64 visit_f64 |b: u64| f64::from_bits(b);
+    }
+
+    ::serde::forward_to_deserialize_any! {
+        i128 u128 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
 }
 
 /// The struct name of a missing-field error before `read_struct` names it.

@@ -155,12 +155,21 @@ impl<T: ::serde::Serialize> Serialize for Serde<T> {
     fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
         let table = shape::table(ctx.registry());
         let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
-        ctx.writer.u8(crate::types::header::XLANG);
-        ctx.ref_flag(RefFlag::NotNull);
-        let _ = t;
-        let shape = table.shape_of(i);
+        // The shapes of user types own nothing: no drop to run.
+        let shape = std::mem::ManuallyDrop::new(table.shape_of(i));
+        // Header, flag and type info in one go where the derive's root takes that shortcut.
+        let prefixed = match ctx.registry().at(t.entry) {
+            Some(entry) if !ctx.ref_tracking() => {
+                crate::serializer::object::write_entry_stream_prefix(ctx, entry, entry.kind)?
+            }
+            _ => false,
+        };
         let mut w = ser::W { ctx, table };
-        ser::write_type_info(&mut w, i)?;
+        if !prefixed {
+            w.ctx.writer.u8(crate::types::header::XLANG);
+            w.ctx.ref_flag(RefFlag::NotNull);
+            ser::write_type_info(&mut w, i)?;
+        }
         ser::write_payload(&mut w, &shape, false, &self.0)
     }
 }
@@ -191,9 +200,19 @@ impl<'de, T: ::serde::Deserialize<'de>> Deserialize<'de> for Serde<T> {
                 ))
             }
         }
-        let shape = table.shape_of(i);
+        // The shapes of user types own nothing: no drop to run.
+        let shape = std::mem::ManuallyDrop::new(table.shape_of(i));
+        // The type info this side writes for it, taken whole where the derive's root does.
+        let prepared = ctx
+            .registry()
+            .at(t.entry)
+            .filter(|e| !(e.kind == crate::registry::UserKind::Struct && ctx.compatible()))
+            .and_then(|e| e.id_info);
         let mut r = de::R { ctx, table };
-        let def = de::read_type_info(&mut r, i)?;
+        let def = match prepared {
+            Some((word, n)) if r.ctx.reader.take_prefix(word, usize::from(n)) => None,
+            _ => de::read_type_info(&mut r, i)?,
+        };
         let payload = de::PayloadDe {
             r: &mut r,
             shape: &shape,

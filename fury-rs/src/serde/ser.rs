@@ -410,33 +410,53 @@ fn put_scalars(w: &mut W, puts: &[Put], cap: &Captured) -> Result<()> {
 fn put_some(w: &mut W, puts: &[Put], cap: &Captured) -> Result<()> {
     // A flag byte and at most 9 bytes of value per field.
     let mut room = w.ctx.writer.room(puts.len() * 10);
-    for p in puts {
-        let bits = cap.slots[usize::from(p.slot) & (SCALAR_SLOTS - 1)];
-        if p.nullable {
-            if cap.none & (1 << (p.slot & 63)) != 0 {
-                room.u8(RefFlag::Null.byte());
-                continue;
-            }
-            room.u8(RefFlag::NotNull.byte());
+    let mut rest = puts;
+    // Runs of one wire type are put out by one loop each.
+    while let Some(p) = rest.first() {
+        let (run, more) = rest.split_at(usize::from(p.run).clamp(1, rest.len()));
+        rest = more;
+        macro_rules! put_run {
+            ($($id:ident => |$b:ident| $put:ident($v:expr);)*) => {
+                match p.id {
+                    $(Some(TypeId::$id) if !p.nullable => {
+                        for q in run {
+                            let $b = cap.slots[usize::from(q.slot) & (SCALAR_SLOTS - 1)];
+                            room.$put($v);
+                        }
+                    })*
+                    $(Some(TypeId::$id) => {
+                        for q in run {
+                            if cap.none & (1 << (q.slot & 63)) != 0 {
+                                room.u8(RefFlag::Null.byte());
+                                continue;
+                            }
+                            room.u8(RefFlag::NotNull.byte());
+                            let $b = cap.slots[usize::from(q.slot) & (SCALAR_SLOTS - 1)];
+                            room.$put($v);
+                        }
+                    })*
+                    _ => return Err(err("a field that is not a scalar, put out as one".into())),
+                }
+            };
         }
-        match p.id {
-            Some(TypeId::Bool) => room.bool(bits != 0),
-            Some(TypeId::Int8) => room.i8(bits as i8),
-            Some(TypeId::Int16) => room.i16(bits as i16),
-            Some(TypeId::Int32) => room.i32(bits as i32),
-            Some(TypeId::VarInt32) => room.var_i32(bits as i32),
-            Some(TypeId::Int64) => room.i64(bits as i64),
-            Some(TypeId::VarInt64) => room.var_i64(bits as i64),
-            Some(TypeId::UInt8) => room.u8(bits as u8),
-            Some(TypeId::UInt16) => room.u16(bits as u16),
-            Some(TypeId::UInt32) => room.u32(bits as u32),
+        put_run! {
+            VarInt32 => |b| var_i32(b as i32);
+            VarInt64 => |b| var_i64(b as i64);
+            Int32 => |b| i32(b as i32);
+            Int64 => |b| i64(b as i64);
+            Float32 => |b| f32(f32::from_bits(b as u32));
+            Float64 => |b| f64(f64::from_bits(b));
+            Bool => |b| bool(b != 0);
+            Int8 => |b| i8(b as i8);
+            Int16 => |b| i16(b as i16);
+            UInt8 => |b| u8(b as u8);
+            UInt16 => |b| u16(b as u16);
+            UInt32 => |b| u32(b as u32);
             // A unit-only enum's ordinal is a varuint32.
-            Some(TypeId::VarUInt32 | TypeId::Enum) => room.var_u32(bits as u32),
-            Some(TypeId::UInt64) => room.u64(bits),
-            Some(TypeId::VarUInt64) => room.var_u64(bits),
-            Some(TypeId::Float32) => room.f32(f32::from_bits(bits as u32)),
-            Some(TypeId::Float64) => room.f64(f64::from_bits(bits)),
-            _ => return Err(err("a field that is not a scalar, put out as one".into())),
+            VarUInt32 => |b| var_u32(b as u32);
+            Enum => |b| var_u32(b as u32);
+            UInt64 => |b| u64(b);
+            VarUInt64 => |b| var_u64(b);
         }
     }
     Ok(())

@@ -198,11 +198,14 @@ pub(crate) struct Put {
     pub slot: u8,
     pub nullable: bool,
     pub id: Option<TypeId>,
+    /// How many puts from this one on (at least 1) have the same `id` and `nullable`: a
+    /// run is put out by one loop.
+    pub run: u8,
 }
 
 impl WritePlan {
     fn new(fields: &[FieldDef], order: &[usize], fixed: bool) -> WritePlan {
-        let puts = order
+        let mut puts: Vec<Put> = order
             .iter()
             .map(|&d| match fields.get(d).filter(|f| f.scalar.is_some()) {
                 Some(f) => {
@@ -211,15 +214,23 @@ impl WritePlan {
                         slot: d as u8,
                         nullable,
                         id: Some(shape.type_id(fixed)),
+                        run: 1,
                     }
                 }
                 None => Put {
                     slot: 0,
                     nullable: false,
                     id: None,
+                    run: 1,
                 },
             })
             .collect();
+        for i in (0..puts.len().saturating_sub(1)).rev() {
+            let (a, b) = (puts[i], puts[i + 1]);
+            if a.id == b.id && a.nullable == b.nullable && b.run < u8::MAX {
+                puts[i].run = b.run + 1;
+            }
+        }
         let mut wire_pos = vec![0; fields.len()];
         for (p, &d) in order.iter().enumerate() {
             if let Some(slot) = wire_pos.get_mut(d) {
@@ -240,6 +251,177 @@ impl WritePlan {
     }
 }
 
+/// How many fields of a struct (the first, in declaration order) a read can take ahead of
+/// the one serde asks for.
+pub(crate) const AHEAD_SLOTS: usize = 32;
+
+/// How a struct is read in one mode when serde takes its fields as a sequence, in
+/// declaration order, and the input holds them in wire order: before each field, the
+/// fields that precede it on the wire and were not read yet are taken ahead (scalars into
+/// slots, strings and dense arrays as their input offset), so that the field is next.
+/// Only fields whose reading has no effect but on the position are taken ahead; the
+/// scalars that lead the wire order are all taken before the first field.
+#[derive(Debug)]
+pub(crate) struct SeqPlan {
+    /// By declaration index.
+    pub steps: Vec<SeqStep>,
+    /// By wire position: how the field there is taken ahead.
+    pub ahead: Vec<Ahead>,
+    /// The declared types of the fields taken ahead by skipping them ([`Ahead::index`]).
+    pub skips: Vec<FieldType>,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SeqStep {
+    /// The wire position to take ahead up to (exclusive) before this field.
+    pub ahead_to: u32,
+    pub from: Source,
+    /// For a field served from its slot: its fixed-width type (`Int32` for `i32`, `Enum`
+    /// for a unit-only enum), and whether it is an `Option`.
+    pub id: TypeId,
+    pub nullable: bool,
+}
+
+/// Where a field is read from when serde asks for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The input, where it is next.
+    Next,
+    /// Its slot: a scalar taken ahead.
+    Slot,
+    /// The input at the offset in its slot (taken ahead).
+    At,
+}
+
+/// How the field at a wire position is taken ahead, into the slot of its declaration
+/// index: a scalar (`id` its wire type; a unit-only enum's ordinal, `id` `Enum`, is checked
+/// against traced type `index`) after its null flag if `nullable`; or (`id` `Unknown`) its
+/// input offset, then skipped as its declared type `skips[index]`. Positions never taken
+/// ahead have `Ahead::NO`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ahead {
+    pub id: TypeId,
+    pub slot: u8,
+    pub nullable: bool,
+    pub index: u32,
+}
+
+impl Ahead {
+    pub(crate) const NO: Ahead = Ahead {
+        id: TypeId::Unknown,
+        slot: 0,
+        nullable: false,
+        index: u32::MAX,
+    };
+}
+
+impl SeqPlan {
+    /// The plan for fields `fields` in wire order `order`, if every field that must be taken
+    /// ahead can be.
+    fn new(table: &Table, fields: &[FieldDef], order: &[usize], fixed: bool) -> Option<SeqPlan> {
+        let mut wire_pos = vec![0; fields.len()];
+        for (p, &d) in order.iter().enumerate() {
+            *wire_pos.get_mut(d)? = p;
+        }
+        let mut plan = SeqPlan {
+            steps: Vec::with_capacity(fields.len()),
+            ahead: vec![Ahead::NO; order.len()],
+            skips: Vec::new(),
+        };
+        let mut wp = 0;
+        for (q, &d) in order.iter().enumerate() {
+            if plan.take_scalar(q, fields.get(d)?, d, fixed).is_none() {
+                break;
+            }
+            wp = q + 1;
+        }
+        for (d, f) in fields.iter().enumerate() {
+            let p = *wire_pos.get(d)?;
+            let (id, nullable) = match f.shape.scalar() {
+                Some((s, nullable)) => (s.type_id(true), nullable),
+                None => (TypeId::Unknown, false),
+            };
+            if p < wp {
+                let from = match plan.ahead.get(p)?.id {
+                    TypeId::Unknown if plan.ahead.get(p)?.index != u32::MAX => Source::At,
+                    TypeId::Unknown => return None,
+                    _ => Source::Slot,
+                };
+                plan.steps.push(SeqStep {
+                    ahead_to: u32::try_from(wp).ok()?,
+                    from,
+                    id,
+                    nullable,
+                });
+                continue;
+            }
+            for q in wp..p {
+                let d = *order.get(q)?;
+                plan.take(table, q, fields.get(d)?, d, fixed)?;
+            }
+            plan.steps.push(SeqStep {
+                ahead_to: u32::try_from(p).ok()?,
+                from: Source::Next,
+                id,
+                nullable,
+            });
+            wp = p + 1;
+        }
+        Some(plan)
+    }
+
+    /// Takes field `d`, at wire position `q`, ahead as a scalar, if it is one.
+    fn take_scalar(&mut self, q: usize, f: &FieldDef, d: usize, fixed: bool) -> Option<()> {
+        let (shape, nullable) = f.shape.scalar()?;
+        *self.ahead.get_mut(q)? = Ahead {
+            id: shape.type_id(fixed),
+            slot: slot_of(d)?,
+            nullable,
+            index: match shape {
+                Shape::Enum(i) => u32::try_from(*i).ok()?,
+                _ => u32::MAX,
+            },
+        };
+        Some(())
+    }
+
+    /// Takes field `d`, at wire position `q`, ahead: a scalar into its slot; a string, bytes
+    /// or a dense array (or an `Option` of one) by its offset.
+    fn take(&mut self, table: &Table, q: usize, f: &FieldDef, d: usize, fixed: bool) -> Option<()> {
+        if self.take_scalar(q, f, d, fixed).is_some() {
+            return Some(());
+        }
+        let inner = match &f.shape {
+            Shape::Option(inner) => inner,
+            s => s,
+        };
+        let pure = match inner {
+            Shape::Str | Shape::Bytes => true,
+            Shape::Seq(e) => e.dense().is_some(),
+            _ => false,
+        };
+        if !pure {
+            return None;
+        }
+        *self.ahead.get_mut(q)? = Ahead {
+            id: TypeId::Unknown,
+            slot: slot_of(d)?,
+            nullable: false,
+            index: u32::try_from(self.skips.len()).ok()?,
+        };
+        self.skips
+            .push(f.shape.field_type(table, &Registry::default(), fixed));
+        Some(())
+    }
+}
+
+/// The slot of the field with declaration index `d`, if it has one.
+fn slot_of(d: usize) -> Option<u8> {
+    u8::try_from(d)
+        .ok()
+        .filter(|&s| usize::from(s) < AHEAD_SLOTS)
+}
+
 /// A traced struct: its fields in declaration order and, per `compress_int` (index 1 for
 /// on), its wire order, how a value is written in that order, and its schema hash.
 #[derive(Debug)]
@@ -247,6 +429,8 @@ pub(crate) struct StructDef {
     pub fields: Vec<FieldDef>,
     pub order: [Vec<usize>; 2],
     pub plan: [WritePlan; 2],
+    /// How serde reads it as a sequence, per mode (`None`: as a map, by field index).
+    pub seq: [Option<SeqPlan>; 2],
     pub hash: [i32; 2],
     /// A tuple struct (fields `_0`, `_1`, ...): serde hands its fields over without names
     /// and reads them as a sequence, in declaration order.
@@ -465,7 +649,8 @@ impl Table {
         for _ in 0..size {
             let n = *self.root_slots.get(h)?;
             let &(k, i) = self.roots.get((n as usize).checked_sub(1)?)?;
-            if k == rust {
+            // `type_name` gives the same string each time: its address settles it first.
+            if std::ptr::eq(k, rust) || k == rust {
                 return Some((i, self.types.get(i)?));
             }
             h = (h + 1) & (size - 1);
@@ -912,10 +1097,15 @@ fn struct_def(
         }
         crate::serializer::object::schema_hash(&out)
     });
+    let seq = [
+        SeqPlan::new(table, &defs, &order[0], true),
+        SeqPlan::new(table, &defs, &order[1], false),
+    ];
     Ok(StructDef {
         fields: defs,
         order,
         plan,
+        seq,
         hash,
         tuple,
         names_checked: std::sync::atomic::AtomicBool::new(false),

@@ -190,9 +190,20 @@ pub fn write_stream_prefix<T: FuryObject>(ctx: &mut WriteContext) -> Result<bool
     let Some(entry) = ctx.registry().get::<T>() else {
         return Ok(false);
     };
+    write_entry_stream_prefix(ctx, entry, T::KIND)
+}
+
+/// [`write_stream_prefix`] for the registry entry `entry` of a user type of kind `kind`
+/// (reference tracking off).
+#[inline(always)]
+pub(crate) fn write_entry_stream_prefix(
+    ctx: &mut WriteContext,
+    entry: &crate::registry::TypeEntry,
+    kind: UserKind,
+) -> Result<bool> {
     let head = u64::from(crate::types::header::XLANG) | (u64::from(RefFlag::NotNull.byte()) << 8);
     if ctx.compatible() {
-        if T::KIND != UserKind::Struct {
+        if kind != UserKind::Struct {
             return Ok(false);
         }
         if ctx.nothing_shared() {
