@@ -84,6 +84,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Moves the read position to `pos`, back or forward, anywhere in the input.
+    #[cfg(feature = "serde")]
     pub(crate) fn seek(&mut self, pos: usize) -> Result<()> {
         if pos > self.data.len() {
             return Err(self.error(ErrorKind::Invalid {
