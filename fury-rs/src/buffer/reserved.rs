@@ -104,6 +104,12 @@ impl Room<'_, '_> {
         self.left -= most;
     }
 
+    /// The length of the output, with what the room holds.
+    #[inline(always)]
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
     /// Takes `k` bytes from the budget without writing (so that every branch of a
     /// conditional write leaves the same budget, and later checks still fold away).
     #[inline(always)]

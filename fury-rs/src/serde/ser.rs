@@ -1464,11 +1464,13 @@ pub(crate) enum SeqWriter<'s, 'c, 'a> {
         len: usize,
     },
     /// Elements written in place: the byte length (from the element count serde gave) is
-    /// written first, and the count is checked at the end.
+    /// written first, and the bytes written are checked against it at the end (`end`: the
+    /// output length they must reach). The room is reserved for the count serde gave (up
+    /// to a bound: the count is the `Serialize` impl's word).
     InPlace {
-        w: &'s mut W<'c, 'a>,
+        room: crate::buffer::Room<'s, 'a>,
         shape: &'s Shape,
-        left: usize,
+        end: usize,
     },
     List {
         w: &'s mut W<'c, 'a>,
@@ -1493,10 +1495,13 @@ impl<'s, 'c, 'a> SeqWriter<'s, 'c, 'a> {
                 } else {
                     w.ctx.length(len.saturating_mul(width))?;
                 }
+                const MOST: usize = 1 << 16;
+                let bytes = len.saturating_mul(width);
+                let room = w.ctx.writer.room(bytes.min(MOST));
                 return Ok(SeqWriter::InPlace {
-                    w,
+                    end: room.len().saturating_add(bytes),
+                    room,
                     shape: e,
-                    left: len,
                 });
             }
             return Ok(SeqWriter::Dense {
@@ -1550,13 +1555,7 @@ impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
     fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
         match self {
             SeqWriter::Dense { shape, bytes, .. } => v.serialize(DenseSer { shape, bytes }),
-            SeqWriter::InPlace { w, shape, left } => {
-                *left = left.checked_sub(1).ok_or_else(wrong_length)?;
-                v.serialize(InPlaceSer {
-                    shape,
-                    out: &mut w.ctx.writer,
-                })
-            }
+            SeqWriter::InPlace { room, shape, .. } => v.serialize(InPlaceSer { shape, out: room }),
             SeqWriter::List {
                 w, element, flags, ..
             } => match element {
@@ -1585,10 +1584,8 @@ impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
                     Ok(())
                 }
             }
-            SeqWriter::InPlace { left, .. } => match left {
-                0 => Ok(()),
-                _ => Err(wrong_length()),
-            },
+            SeqWriter::InPlace { room, end, .. } if room.len() == end => Ok(()),
+            SeqWriter::InPlace { .. } => Err(wrong_length()),
             SeqWriter::List { w, len, .. } => {
                 if len > 0 {
                     w.ctx.leave();
@@ -1605,9 +1602,9 @@ fn wrong_length() -> Error {
 }
 
 /// One element of a dense array, written little-endian in place.
-struct InPlaceSer<'s, 'a> {
+struct InPlaceSer<'s, 'r, 'a> {
     shape: &'s Shape,
-    out: &'s mut crate::buffer::Writer<'a>,
+    out: &'s mut crate::buffer::Room<'r, 'a>,
 }
 
 macro_rules! in_place {
@@ -1625,7 +1622,7 @@ macro_rules! in_place {
     };
 }
 
-impl ser::Serializer for InPlaceSer<'_, '_> {
+impl ser::Serializer for InPlaceSer<'_, '_, '_> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Impossible<(), Error>;
