@@ -693,3 +693,87 @@ fn tuple_structs_and_tuple_variants_write_the_derives_bytes() {
         );
     }
 }
+
+/// A struct whose first declared field comes last on the wire: serde reads it first, so the
+/// strings and arrays before it on the wire are taken ahead by their offset and read there
+/// when serde asks for them (nullable ones too, `None` and `Some`).
+mod taken {
+    pub mod plain {
+        use serde::{Deserialize, Serialize};
+        #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+        pub struct Taken {
+            pub zeta: String,
+            pub maybe: Option<String>,
+            pub halves: Option<Vec<i16>>,
+            pub blob: Vec<u8>,
+            pub numbers: Vec<i32>,
+            pub count: i32,
+            pub tail: Option<i64>,
+        }
+    }
+    pub mod derived {
+        #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+        pub struct Taken {
+            pub zeta: String,
+            pub maybe: Option<String>,
+            pub halves: Option<Vec<i16>>,
+            pub blob: Vec<u8>,
+            pub numbers: Vec<i32>,
+            pub count: i32,
+            pub tail: Option<i64>,
+        }
+    }
+}
+
+#[test]
+fn fields_taken_ahead_by_offset_read_back_in_declaration_order() {
+    use taken::{derived, plain};
+    let values = [
+        plain::Taken {
+            zeta: "last on the wire".into(),
+            maybe: Some("maybe ✓".into()),
+            halves: Some(vec![-2, 0, 30_000]),
+            blob: vec![0, 255, 7],
+            numbers: vec![i32::MIN, -1, 1, i32::MAX],
+            count: -5,
+            tail: Some(i64::MAX),
+        },
+        plain::Taken {
+            zeta: String::new(),
+            maybe: None,
+            halves: None,
+            blob: Vec::new(),
+            numbers: Vec::new(),
+            count: 0,
+            tail: None,
+        },
+    ];
+    for (compatible, compress) in configs() {
+        let build = || {
+            Fury::builder()
+                .compatible(compatible)
+                .compress_int(compress)
+                .build()
+        };
+        let mut s = build();
+        s.register_serde_by_id::<plain::Taken>(50).unwrap();
+        let mut d = build();
+        d.register_by_id::<derived::Taken>(50).unwrap();
+        for v in &values {
+            let t = derived::Taken {
+                zeta: v.zeta.clone(),
+                maybe: v.maybe.clone(),
+                halves: v.halves.clone(),
+                blob: v.blob.clone(),
+                numbers: v.numbers.clone(),
+                count: v.count,
+                tail: v.tail,
+            };
+            let theirs = d.serialize(&t).unwrap();
+            let mine = s.serialize(&Serde(v)).unwrap();
+            assert_eq!(mine, theirs, "compatible={compatible} compress={compress}");
+            let back = s.deserialize::<Serde<plain::Taken>>(&theirs).unwrap().0;
+            assert_eq!(&back, v, "compatible={compatible} compress={compress}");
+        }
+    }
+}

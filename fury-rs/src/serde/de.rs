@@ -521,25 +521,26 @@ impl<'de> de::SeqAccess<'de> for DenseAccess<'de, '_> {
         let Some(c) = self.chunks.next() else {
             return Ok(None);
         };
-        let arr = |c: &[u8]| -> [u8; 8] {
-            let mut a = [0u8; 8];
-            for (d, s) in a.iter_mut().zip(c) {
-                *d = *s;
-            }
-            a
-        };
-        let a = arr(c);
+        // The chunks are exactly the element's width: each conversion is one load.
+        macro_rules! le {
+            ($t:ty) => {
+                match c.try_into() {
+                    Ok(b) => <$t>::from_le_bytes(b),
+                    Err(_) => return Err(<Error as de::Error>::custom("a short array element")),
+                }
+            };
+        }
         let v: Result<S::Value> = match self.shape {
-            Shape::Bool => seed.deserialize((a[0] != 0).into_de()),
-            Shape::I8 => seed.deserialize((a[0] as i8).into_de()),
-            Shape::I16 => seed.deserialize(i16::from_le_bytes([a[0], a[1]]).into_de()),
-            Shape::U16 => seed.deserialize(u16::from_le_bytes([a[0], a[1]]).into_de()),
-            Shape::I32 => seed.deserialize(i32::from_le_bytes([a[0], a[1], a[2], a[3]]).into_de()),
-            Shape::U32 => seed.deserialize(u32::from_le_bytes([a[0], a[1], a[2], a[3]]).into_de()),
-            Shape::F32 => seed.deserialize(f32::from_le_bytes([a[0], a[1], a[2], a[3]]).into_de()),
-            Shape::I64 => seed.deserialize(i64::from_le_bytes(a).into_de()),
-            Shape::U64 => seed.deserialize(u64::from_le_bytes(a).into_de()),
-            Shape::F64 => seed.deserialize(f64::from_le_bytes(a).into_de()),
+            Shape::Bool => seed.deserialize((le!(u8) != 0).into_de()),
+            Shape::I8 => seed.deserialize(le!(i8).into_de()),
+            Shape::I16 => seed.deserialize(le!(i16).into_de()),
+            Shape::U16 => seed.deserialize(le!(u16).into_de()),
+            Shape::I32 => seed.deserialize(le!(i32).into_de()),
+            Shape::U32 => seed.deserialize(le!(u32).into_de()),
+            Shape::F32 => seed.deserialize(le!(f32).into_de()),
+            Shape::I64 => seed.deserialize(le!(i64).into_de()),
+            Shape::U64 => seed.deserialize(le!(u64).into_de()),
+            Shape::F64 => seed.deserialize(le!(f64).into_de()),
             _ => Err(<Error as de::Error>::custom("not a dense array element")),
         };
         v.map(Some)
@@ -985,20 +986,28 @@ impl SeqFields<'_, '_, '_, '_> {
                     check_ordinal(self.r.table, a.index as usize, ordinal.into(), at)?;
                     u64::from(ordinal)
                 }
+                _ if a.at => take_at(ctx, a)?,
                 _ => {
-                    let at = reader.position() as u64;
-                    let t = plan.skips.get(a.index as usize).ok_or_else(|| {
-                        ctx.error(ErrorKind::Invalid {
-                            what: "a field that cannot be taken ahead".into(),
-                        })
-                    })?;
-                    crate::serializer::compatible::skip_field(ctx, t)?;
-                    at
+                    return Err(ctx.error(ErrorKind::Invalid {
+                        what: "a field that cannot be taken ahead".into(),
+                    }))
                 }
             };
         }
         Ok(())
     }
+}
+
+/// Takes a string, BINARY or dense array field ahead: its input offset (at its null flag,
+/// if it has one: `index` 1), after reading past it.
+#[inline(never)]
+fn take_at(ctx: &mut ReadContext<'_, '_>, a: &super::shape::Ahead) -> Result<u64> {
+    let at = ctx.reader.position() as u64;
+    if a.index == 1 && ctx.ref_flag()? == RefFlag::Null {
+        return Ok(at);
+    }
+    crate::serializer::skip::skip_leaf(ctx, a.id)?;
+    Ok(at)
 }
 
 impl<'de> SeqFields<'_, '_, 'de, '_> {

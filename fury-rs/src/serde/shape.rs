@@ -267,8 +267,6 @@ pub(crate) struct SeqPlan {
     pub steps: Vec<SeqStep>,
     /// By wire position: how the field there is taken ahead.
     pub ahead: Vec<Ahead>,
-    /// The declared types of the fields taken ahead by skipping them ([`Ahead::index`]).
-    pub skips: Vec<FieldType>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -295,14 +293,16 @@ pub(crate) enum Source {
 
 /// How the field at a wire position is taken ahead, into the slot of its declaration
 /// index: a scalar (`id` its wire type; a unit-only enum's ordinal, `id` `Enum`, is checked
-/// against traced type `index`) after its null flag if `nullable`; or (`id` `Unknown`) its
-/// input offset, then skipped as its declared type `skips[index]`. Positions never taken
-/// ahead have `Ahead::NO`.
+/// against traced type `index`) after its null flag if `nullable`; or (`at`) its input
+/// offset, and then it is skipped: its null flag if `index` is 1 (`nullable` is for the
+/// scalars' flag), and a payload of wire type `id` (a string, BINARY or a dense array).
+/// Positions never taken ahead have `Ahead::NO`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Ahead {
     pub id: TypeId,
     pub slot: u8,
     pub nullable: bool,
+    pub at: bool,
     pub index: u32,
 }
 
@@ -311,6 +311,7 @@ impl Ahead {
         id: TypeId::Unknown,
         slot: 0,
         nullable: false,
+        at: false,
         index: u32::MAX,
     };
 }
@@ -318,7 +319,7 @@ impl Ahead {
 impl SeqPlan {
     /// The plan for fields `fields` in wire order `order`, if every field that must be taken
     /// ahead can be.
-    fn new(table: &Table, fields: &[FieldDef], order: &[usize], fixed: bool) -> Option<SeqPlan> {
+    fn new(fields: &[FieldDef], order: &[usize], fixed: bool) -> Option<SeqPlan> {
         let mut wire_pos = vec![0; fields.len()];
         for (p, &d) in order.iter().enumerate() {
             *wire_pos.get_mut(d)? = p;
@@ -326,7 +327,6 @@ impl SeqPlan {
         let mut plan = SeqPlan {
             steps: Vec::with_capacity(fields.len()),
             ahead: vec![Ahead::NO; order.len()],
-            skips: Vec::new(),
         };
         let mut wp = 0;
         for (q, &d) in order.iter().enumerate() {
@@ -342,8 +342,9 @@ impl SeqPlan {
                 None => (TypeId::Unknown, false),
             };
             if p < wp {
-                let from = match plan.ahead.get(p)?.id {
-                    TypeId::Unknown if plan.ahead.get(p)?.index != u32::MAX => Source::At,
+                let a = plan.ahead.get(p)?;
+                let from = match a.id {
+                    _ if a.at => Source::At,
                     TypeId::Unknown => return None,
                     _ => Source::Slot,
                 };
@@ -357,7 +358,7 @@ impl SeqPlan {
             }
             for q in wp..p {
                 let d = *order.get(q)?;
-                plan.take(table, q, fields.get(d)?, d, fixed)?;
+                plan.take(q, fields.get(d)?, d, fixed)?;
             }
             plan.steps.push(SeqStep {
                 ahead_to: u32::try_from(p).ok()?,
@@ -377,6 +378,7 @@ impl SeqPlan {
             id: shape.type_id(fixed),
             slot: slot_of(d)?,
             nullable,
+            at: false,
             index: match shape {
                 Shape::Enum(i) => u32::try_from(*i).ok()?,
                 _ => u32::MAX,
@@ -387,30 +389,26 @@ impl SeqPlan {
 
     /// Takes field `d`, at wire position `q`, ahead: a scalar into its slot; a string, bytes
     /// or a dense array (or an `Option` of one) by its offset.
-    fn take(&mut self, table: &Table, q: usize, f: &FieldDef, d: usize, fixed: bool) -> Option<()> {
+    fn take(&mut self, q: usize, f: &FieldDef, d: usize, fixed: bool) -> Option<()> {
         if self.take_scalar(q, f, d, fixed).is_some() {
             return Some(());
         }
-        let inner = match &f.shape {
-            Shape::Option(inner) => inner,
-            s => s,
+        let (inner, nullable) = match &f.shape {
+            Shape::Option(inner) => (&**inner, true),
+            s => (s, false),
         };
-        let pure = match inner {
-            Shape::Str | Shape::Bytes => true,
-            Shape::Seq(e) => e.dense().is_some(),
-            _ => false,
+        let id = match inner {
+            Shape::Str | Shape::Bytes => inner.type_id(fixed),
+            Shape::Seq(e) => e.dense()?,
+            _ => return None,
         };
-        if !pure {
-            return None;
-        }
         *self.ahead.get_mut(q)? = Ahead {
-            id: TypeId::Unknown,
+            id,
             slot: slot_of(d)?,
             nullable: false,
-            index: u32::try_from(self.skips.len()).ok()?,
+            at: true,
+            index: u32::from(nullable),
         };
-        self.skips
-            .push(f.shape.field_type(table, &Registry::default(), fixed));
         Some(())
     }
 }
@@ -1098,8 +1096,8 @@ fn struct_def(
         crate::serializer::object::schema_hash(&out)
     });
     let seq = [
-        SeqPlan::new(table, &defs, &order[0], true),
-        SeqPlan::new(table, &defs, &order[1], false),
+        SeqPlan::new(&defs, &order[0], true),
+        SeqPlan::new(&defs, &order[1], false),
     ];
     Ok(StructDef {
         fields: defs,

@@ -26,7 +26,7 @@ pub mod refs;
 #[cfg(feature = "rust_decimal")]
 mod rust_decimal;
 mod scalar;
-mod skip;
+pub(crate) mod skip;
 #[cfg(feature = "smallvec")]
 mod smallvec_crate;
 mod std_types;

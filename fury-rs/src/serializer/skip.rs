@@ -110,7 +110,7 @@ impl<'de> Deserialize<'de> for Skipped {
 }
 
 /// Reads past a scalar, string, binary, dense array or time value.
-fn skip_leaf(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
+pub(crate) fn skip_leaf(ctx: &mut ReadContext<'_, '_>, id: TypeId) -> Result<()> {
     let r = &mut ctx.reader;
     match id {
         TypeId::None => {}
