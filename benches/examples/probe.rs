@@ -6,6 +6,9 @@
 //! the row of the borrowed-decoding section that `bde` runs instead of fury-rs borrowed (a
 //! slug: `postcard`, `bitcode`, `rkyv`, `fury_rs_serde`, ...; `Peer::slug`).
 //!
+//! `PEER=slug` runs that peer's row (`bincode`, `prost`, ...) where fury-rs's would run, so
+//! that its instructions are counted the same way.
+//!
 //! `SERDE` runs the serde row of the mode (`fury-rs serde`, with `COMPAT` `fury-rs serde
 //! compat`) where fury-rs's would run: `ONLY=ser|de` then count the serde path.
 //!
@@ -62,6 +65,14 @@ fn main() {
         )
     } else {
         (Peer::FuryRs, Peer::Fory, Peer::FuryRsBorrowed)
+    };
+    // `PEER=slug` counts that peer's row (bincode, prost, ...) where fury-rs's would run.
+    let ours = match std::env::var("PEER") {
+        Ok(slug) => *Peer::ALL
+            .iter()
+            .find(|p| p.slug() == slug)
+            .unwrap_or_else(|| panic!("PEER={slug}: not a peer of the report")),
+        Err(_) => ours,
     };
     let borrowed = match std::env::var("ROW") {
         Ok(slug) => *Peer::BORROWED

@@ -480,6 +480,9 @@ struct CapturePass<'s> {
     name: &'s str,
     cap: &'s mut Captured,
     index: usize,
+    /// Whether serde's field names are checked against the traced ones (see
+    /// `StructDef::names_checked`), decided once per pass.
+    check_names: bool,
 }
 
 impl<'s> CapturePass<'s> {
@@ -489,6 +492,7 @@ impl<'s> CapturePass<'s> {
             name,
             cap,
             index: 0,
+            check_names: def.check_names(),
         }
     }
 
@@ -499,7 +503,7 @@ impl<'s> CapturePass<'s> {
         let Some(f) = self.def.fields.get(i) else {
             return Err(too_many_fields(self.name));
         };
-        if !self.def.tuple && !self.def.checked() && f.name != key {
+        if self.check_names && f.name != key {
             return Err(wrong_field(self.name, key, &f.name));
         }
         match f.scalar {
@@ -1128,7 +1132,7 @@ impl<'s, 'c, 'a> StructPass<'s, 'c, 'a> {
             .ok_or_else(|| err(format!("{}: more fields than traced", self.name)))?;
         // serde's derive hands fields over in one order whatever the value; a hand-written
         // Serialize that does otherwise is caught on the first value written.
-        if !self.def.tuple && !self.def.checked() && f.name != key {
+        if self.def.check_names() && f.name != key {
             return Err(err(format!(
                 "{}: serde wrote field `{key}` where the traced layout has `{}`",
                 self.name, f.name

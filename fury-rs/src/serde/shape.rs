@@ -445,6 +445,13 @@ impl StructDef {
             .load(std::sync::atomic::Ordering::Relaxed)
     }
 
+    /// Whether a write compares serde's field names with the traced ones: until a whole
+    /// value was written with them, and never for tuple structs (serde names none).
+    #[inline]
+    pub(crate) fn check_names(&self) -> bool {
+        !self.tuple && !self.checked()
+    }
+
     #[inline]
     pub(crate) fn check_passed(&self) {
         if !self.checked() {
