@@ -344,3 +344,40 @@ fn a_sequence_that_hands_over_another_count_than_it_announced_is_an_error() {
         }
     }
 }
+
+/// A serde struct whose bytes field precedes, on the wire, the field serde reads first.
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Blobbed {
+    zeta: String,
+    data: Vec<u8>,
+}
+
+/// Its twin through the derive, which lends `data` out of band.
+#[derive(fury::FuryObject, Debug, PartialEq)]
+struct BlobbedTwin {
+    zeta: String,
+    data: Vec<u8>,
+}
+
+#[test]
+fn bytes_out_of_band_are_taken_once_when_read_out_of_wire_order() {
+    for compatible in [false, true] {
+        let build = || Fury::builder().compatible(compatible).build();
+        let mut d = build();
+        d.register_by_id::<BlobbedTwin>(60).unwrap();
+        let mut s = build();
+        s.register_serde_by_id::<Blobbed>(60).unwrap();
+        let twin = BlobbedTwin {
+            zeta: "first declared, last on the wire".into(),
+            data: vec![9; 4096],
+        };
+        let (stream, buffers) = d.serialize_with_buffers(&twin, |_| false).unwrap();
+        assert_eq!(buffers.len(), 1);
+        let back = s
+            .deserialize_with_buffers::<Serde<Blobbed>>(&stream, &buffers)
+            .unwrap()
+            .0;
+        assert_eq!(back.zeta, twin.zeta);
+        assert_eq!(back.data, twin.data);
+    }
+}

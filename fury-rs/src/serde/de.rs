@@ -889,7 +889,12 @@ pub(crate) fn read_struct<'de, V: Visitor<'de>>(
         current: None,
         last: None,
     };
-    let v = match (&access.steps, &s.seq[compress as usize]) {
+    // A BINARY taken ahead would take its out-of-band buffer twice (when skipped, and when
+    // read): such a stream is read in wire order.
+    let seq = s.seq[compress as usize]
+        .as_ref()
+        .filter(|p| !(p.takes_binary && access.r.ctx.has_buffers()));
+    let v = match (&access.steps, seq) {
         // serde-reflection traced the struct through `visit_seq`, so its visitor takes one.
         (Steps::Local(_, fixed), Some(plan)) => {
             let fixed = *fixed;

@@ -267,6 +267,8 @@ pub(crate) struct SeqPlan {
     pub steps: Vec<SeqStep>,
     /// By wire position: how the field there is taken ahead.
     pub ahead: Vec<Ahead>,
+    /// Whether a BINARY is taken ahead (which an out-of-band stream cannot do).
+    pub takes_binary: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -327,6 +329,7 @@ impl SeqPlan {
         let mut plan = SeqPlan {
             steps: Vec::with_capacity(fields.len()),
             ahead: vec![Ahead::NO; order.len()],
+            takes_binary: false,
         };
         let mut wp = 0;
         for (q, &d) in order.iter().enumerate() {
@@ -409,6 +412,7 @@ impl SeqPlan {
             at: true,
             index: u32::from(nullable),
         };
+        self.takes_binary |= id == TypeId::Binary;
         Some(())
     }
 }
