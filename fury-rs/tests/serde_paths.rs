@@ -130,6 +130,9 @@ fn what_has_no_xlang_form_is_refused_at_registration() {
     struct Pair {
         both: (i32, String),
     }
+    type L = Vec<String>;
+    #[derive(Serialize, Deserialize)]
+    struct Wide(L, L, L, L, L, L, L, L, L, L, L);
     #[derive(Serialize, Deserialize)]
     struct Letter {
         c: char,
@@ -141,9 +144,10 @@ fn what_has_no_xlang_form_is_refused_at_registration() {
     // The enum is reached before it was traced on its own.
     let e = fury.register_serde::<Drawing>().unwrap_err();
     assert!(e.to_string().contains("Shape"), "{e}");
-    // serde reads a tuple's fields in order; the wire has the f64 first.
-    let e = fury.register_serde::<Shape>().unwrap_err();
-    assert!(e.to_string().contains("Shape::Rect"), "{e}");
+    // serde reads a tuple's fields in order, and the wire has `_10` before `_2`: a list
+    // cannot be read ahead of its place.
+    let e = fury.register_serde::<Wide>().unwrap_err();
+    assert!(e.to_string().contains("Wide"), "{e}");
     assert!(e.to_string().contains("named fields"), "{e}");
     let e = fury.register_serde::<Pair>().unwrap_err();
     assert!(e.to_string().contains("Pair.both"), "{e}");
@@ -151,6 +155,9 @@ fn what_has_no_xlang_form_is_refused_at_registration() {
     assert!(e.to_string().contains("char"), "{e}");
     // Nothing of a refused registration stays.
     assert_eq!(fury.registry().iter().count(), 0);
+    // A tuple variant whose f64 goes first on the wire is read by taking it ahead.
+    fury.register_serde::<Shape>().unwrap();
+    fury.register_serde::<Drawing>().unwrap();
     let mut tracking = Fury::builder().ref_tracking(true).build();
     assert!(tracking.register_serde::<v1::Item>().is_err());
 }

@@ -603,10 +603,15 @@ mod plain_tuple {
     #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
     pub struct Point(pub i32, pub i32);
     #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+    /// On the wire the `u32` comes first: serde's first field is read after it.
+    pub struct Line(pub String, pub u32);
+    #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
     pub enum Mark {
         At(i32, i32),
         Named(String),
         Gone,
+        /// On the wire the `i64` comes first.
+        Span(String, i64),
     }
     #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
     pub struct Ids {
@@ -614,6 +619,7 @@ mod plain_tuple {
         pub at: Point,
         pub path: Vec<Point>,
         pub mark: Mark,
+        pub line: Line,
     }
 }
 
@@ -623,10 +629,15 @@ mod derived_tuple {
     #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
     pub struct Point(pub i32, pub i32);
     #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+    /// On the wire the `u32` comes first: serde's first field is read after it.
+    pub struct Line(pub String, pub u32);
+    #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
     pub enum Mark {
         At(i32, i32),
         Named(String),
         Gone,
+        /// On the wire the `i64` comes first.
+        Span(String, i64),
     }
     #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
     pub struct Ids {
@@ -634,6 +645,7 @@ mod derived_tuple {
         pub at: Point,
         pub path: Vec<Point>,
         pub mark: Mark,
+        pub line: Line,
     }
 }
 
@@ -653,27 +665,32 @@ fn tuple_structs_and_tuple_variants_write_the_derives_bytes() {
         s.register_serde_by_id::<p::UserId>(80).unwrap();
         s.register_serde_by_id::<p::Point>(81).unwrap();
         s.register_serde_by_id::<p::Mark>(82).unwrap();
+        s.register_serde_by_id::<p::Line>(84).unwrap();
         s.register_serde_by_id::<p::Ids>(83).unwrap();
         f.register_by_id::<d::UserId>(80).unwrap();
         f.register_by_id::<d::Point>(81).unwrap();
         f.register_by_id::<d::Mark>(82).unwrap();
+        f.register_by_id::<d::Line>(84).unwrap();
         f.register_by_id::<d::Ids>(83).unwrap();
         for (pm, dm) in [
             (p::Mark::At(3, -4), d::Mark::At(3, -4)),
             (p::Mark::Named("n".into()), d::Mark::Named("n".into())),
             (p::Mark::Gone, d::Mark::Gone),
+            (p::Mark::Span("s".into(), -9), d::Mark::Span("s".into(), -9)),
         ] {
             let v = p::Ids {
                 user: p::UserId(u64::MAX),
                 at: p::Point(1, -1),
                 path: vec![p::Point(0, 0), p::Point(7, 8)],
                 mark: pm,
+                line: p::Line("from here".into(), 7),
             };
             let t = d::Ids {
                 user: d::UserId(u64::MAX),
                 at: d::Point(1, -1),
                 path: vec![d::Point(0, 0), d::Point(7, 8)],
                 mark: dm,
+                line: d::Line("from here".into(), 7),
             };
             let mine = s.serialize(&Serde(&v)).unwrap();
             let theirs = f.serialize(&t).unwrap();

@@ -52,9 +52,13 @@
 //! derive: the name serde uses is the name on the wire.
 //!
 //! Tuple structs and tuple variants are structs with fields `_0`, `_1`, ... as for the derive
-//! (a newtype struct too; `#[serde(transparent)]` is the inner value), provided their wire
-//! order is their declaration order (serde reads their fields in order; the wire puts
-//! primitives first, so `Line(String, u32)` is refused: give it named fields).
+//! (a newtype struct too; `#[serde(transparent)]` is the inner value). serde reads their
+//! fields in declaration order, while the wire puts primitives first (`Line(String, u32)`
+//! has the `u32` first) and sorts the others by name (`_10` before `_2`): a field the wire
+//! has before its place is read ahead, which a number, bool, unit-only enum, string, bytes
+//! or number array (or an `Option` of one) can be, among the first 32 fields. A tuple struct
+//! that would need a list, map or struct read ahead is refused (give it named fields), and
+//! so is, when read, a peer's TypeDef that orders its fields otherwise.
 //!
 //! Refused at registration, with the field path: tuples, unit structs, `char`, 128-bit
 //! integers, `Option` as a union case, `()`, `#[serde(flatten)]`, untagged or internally

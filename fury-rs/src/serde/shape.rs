@@ -1073,16 +1073,25 @@ fn struct_def(
             .collect();
         sort_keys(&keys)
     });
+    let seq = [
+        SeqPlan::new(&defs, &order[0], true),
+        SeqPlan::new(&defs, &order[1], false),
+    ];
+    // serde reads a tuple struct's fields in declaration order only (no map protocol): the
+    // fields the wire has before one must all be fields a read can take ahead.
+    let reordered = |o: &Vec<usize>| o.iter().enumerate().any(|(i, &f)| i != f);
     if tuple
         && order
             .iter()
-            .any(|o| o.iter().enumerate().any(|(i, &f)| i != f))
+            .zip(&seq)
+            .any(|(o, p)| reordered(o) && p.is_none())
     {
         return Err(unsupported(
             name,
             "the fields of this tuple struct go on the wire in another order than declared \
-             (primitives first), and serde reads a tuple struct's fields in order: give it \
-             named fields",
+             (primitives first, then by kind), and serde reads a tuple struct's fields in \
+             order: a field read ahead of its place can only be a number, bool, unit-only \
+             enum, string, bytes or number array (or an Option of one); give it named fields",
         ));
     }
     let plan = [
@@ -1106,10 +1115,6 @@ fn struct_def(
         }
         crate::serializer::object::schema_hash(&out)
     });
-    let seq = [
-        SeqPlan::new(&defs, &order[0], true),
-        SeqPlan::new(&defs, &order[1], false),
-    ];
     Ok(StructDef {
         fields: defs,
         order,
