@@ -794,3 +794,115 @@ fn fields_taken_ahead_by_offset_read_back_in_declaration_order() {
         }
     }
 }
+
+/// Fixed-size arrays and tuples of strings, which serde hands over alike and the derive
+/// writes alike (a LIST of STRING); arrays and tuples of numbers, which the derive writes
+/// differently (a dense array, a LIST) and serde cannot tell apart, are refused.
+mod fixed {
+    pub mod plain {
+        use serde::{Deserialize, Serialize};
+        #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+        pub struct Named {
+            pub id: u64,
+            pub names: (String, String, String),
+            pub pair: [String; 2],
+            pub maybe: Option<[String; 2]>,
+            pub rows: Vec<(String, String)>,
+        }
+        /// `Named` with a `Vec` where it has an array: the same declared types.
+        #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+        pub struct Loose {
+            pub id: u64,
+            pub names: (String, String, String),
+            pub pair: Vec<String>,
+            pub maybe: Option<Vec<String>>,
+            pub rows: Vec<(String, String)>,
+        }
+        #[derive(Serialize, Deserialize)]
+        pub struct Numbers {
+            pub position: (f32, f32),
+        }
+        #[derive(Serialize, Deserialize)]
+        pub struct Ids {
+            pub ids: [u32; 4],
+        }
+        #[derive(Serialize, Deserialize)]
+        pub struct Mixed {
+            pub both: (i32, String),
+        }
+    }
+    pub mod derived {
+        #[derive(fury::FuryObject, Debug, PartialEq, Clone)]
+        pub struct Named {
+            pub id: u64,
+            pub names: (String, String, String),
+            pub pair: [String; 2],
+            pub maybe: Option<[String; 2]>,
+            pub rows: Vec<(String, String)>,
+        }
+    }
+}
+
+#[test]
+fn arrays_and_tuples_of_strings_write_the_derives_bytes() {
+    use fixed::{derived, plain};
+    let s2 = |a: &str, b: &str| [a.to_string(), b.to_string()];
+    for (compatible, compress) in configs() {
+        let build = || {
+            Fury::builder()
+                .compatible(compatible)
+                .compress_int(compress)
+                .build()
+        };
+        let mut s = build();
+        s.register_serde_by_id::<plain::Named>(70).unwrap();
+        let mut d = build();
+        d.register_by_id::<derived::Named>(70).unwrap();
+        for maybe in [Some(s2("x", "y")), None] {
+            let v = plain::Named {
+                id: 9,
+                names: ("a".into(), "bé".into(), String::new()),
+                pair: s2("left", "right ✓"),
+                maybe,
+                rows: vec![("k".into(), "v".into())],
+            };
+            let t = derived::Named {
+                id: v.id,
+                names: v.names.clone(),
+                pair: v.pair.clone(),
+                maybe: v.maybe.clone(),
+                rows: v.rows.clone(),
+            };
+            let ctx = format!("compatible={compatible} compress={compress}");
+            let theirs = d.serialize(&t).unwrap();
+            let mine = s.serialize(&Serde(&v)).unwrap();
+            assert_eq!(mine, theirs, "{ctx}");
+            let back = s.deserialize::<Serde<plain::Named>>(&theirs).unwrap().0;
+            assert_eq!(back, v, "{ctx}");
+            assert_eq!(d.deserialize::<derived::Named>(&mine).unwrap(), t, "{ctx}");
+        }
+        // An array reads exactly its length: a longer list is an error, not a truncated
+        // value.
+        let mut loose = build();
+        loose.register_serde_by_id::<plain::Loose>(70).unwrap();
+        for pair in [vec!["a".to_string(); 3], vec!["a".to_string()]] {
+            let l = plain::Loose {
+                id: 1,
+                names: (String::new(), String::new(), String::new()),
+                pair,
+                maybe: None,
+                rows: Vec::new(),
+            };
+            let bytes = loose.serialize(&Serde(&l)).unwrap();
+            assert!(s.deserialize::<Serde<plain::Named>>(&bytes).is_err());
+        }
+        // What serde cannot tell apart, or the serde path does not write, is refused with
+        // the field's path.
+        let e = s.register_serde::<plain::Numbers>().unwrap_err();
+        assert!(e.to_string().contains("Numbers.position"), "{e}");
+        let e = s.register_serde::<plain::Ids>().unwrap_err();
+        assert!(e.to_string().contains("Ids.ids"), "{e}");
+        let e = s.register_serde::<plain::Mixed>().unwrap_err();
+        assert!(e.to_string().contains("Mixed.both"), "{e}");
+    }
+}

@@ -305,9 +305,12 @@ impl<'de> de::Deserializer<'de> for PayloadDe<'_, '_, 'de, '_> {
             Shape::Seq(e) => match e.dense() {
                 Some(_) if **e == Shape::U8 => {
                     let bytes = ctx.binary()?;
-                    visitor.visit_seq(de::value::SeqDeserializer::<_, Error>::new(
-                        bytes.iter().copied(),
-                    ))
+                    let mut seq =
+                        de::value::SeqDeserializer::<_, Error>::new(bytes.iter().copied());
+                    let v = visitor.visit_seq(&mut seq)?;
+                    // A reader that stops early (a fixed-size array) leaves none.
+                    seq.end()?;
+                    Ok(v)
                 }
                 Some(_) => dense(self.r, e, visitor),
                 None => list(self.r, e, visitor),
@@ -504,10 +507,28 @@ fn dense<'de, V: Visitor<'de>>(r: &mut R<'_, 'de, '_>, e: &Shape, visitor: V) ->
         ));
     }
     let bytes = r.ctx.reader.bytes(n)?;
-    visitor.visit_seq(DenseAccess {
+    let mut access = DenseAccess {
         chunks: bytes.chunks_exact(width),
         shape: e,
-    })
+    };
+    let v = visitor.visit_seq(&mut access)?;
+    if access.chunks.len() != 0 {
+        return Err(more_elements(at, access.chunks.len()));
+    }
+    Ok(v)
+}
+
+/// A sequence with elements left after serde took what it wanted: a fixed-size array (or
+/// a `Deserialize` that stops early) of fewer elements than the input has.
+#[cold]
+fn more_elements(at: usize, left: usize) -> Error {
+    Error::at(
+        ErrorKind::TypeMismatch {
+            expected: "as many elements as the array or tuple has".to_string(),
+            found: format!("{left} more"),
+        },
+        at,
+    )
 }
 
 struct DenseAccess<'de, 's> {
@@ -586,15 +607,21 @@ fn list<'de, V: Visitor<'de>>(r: &mut R<'_, 'de, '_>, e: &Shape, visitor: V) -> 
         None
     };
     r.ctx.enter()?;
-    let v = visitor.visit_seq(ListAccess {
+    let mut access = ListAccess {
         r: &mut *r,
         element: e,
         left: len,
         header,
         def,
-    });
+    };
+    let v = visitor.visit_seq(&mut access);
+    let left = access.left;
     r.ctx.leave();
-    v
+    let v = v?;
+    if left != 0 {
+        return Err(more_elements(at, left));
+    }
+    Ok(v)
 }
 
 struct ListAccess<'s, 'c, 'de, 'r> {

@@ -60,7 +60,12 @@
 //! that would need a list, map or struct read ahead is refused (give it named fields), and
 //! so is, when read, a peer's TypeDef that orders its fields otherwise.
 //!
-//! Refused at registration, with the field path: tuples, unit structs, `char`, 128-bit
+//! Fixed-size arrays and tuples of strings are lists of strings, as for the derive. serde
+//! hands over `[T; N]` and a tuple of one type alike, while the derive writes numbers in an
+//! array densely and in a tuple as a list: arrays and tuples of anything else are refused
+//! (use a `Vec` or a struct).
+//!
+//! Refused at registration, with the field path: tuples of mixed types, unit structs, `char`, 128-bit
 //! integers, `Option` as a union case, `()`, `#[serde(flatten)]`, untagged or internally
 //! tagged enums (what serde-reflection cannot trace as a struct or enum), and reference
 //! tracking on the `Fury`. A field serde skips with `skip_serializing_if` is written as its

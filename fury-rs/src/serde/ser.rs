@@ -1316,7 +1316,7 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = SeqWriter<'s, 'c, 'a>;
-    type SerializeTuple = Impossible<(), Error>;
+    type SerializeTuple = SeqWriter<'s, 'c, 'a>;
     type SerializeTupleStruct = Impossible<(), Error>;
     type SerializeTupleVariant = Impossible<(), Error>;
     type SerializeMap = MapWriter<'s, 'c, 'a>;
@@ -1434,6 +1434,10 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
         })?;
         SeqWriter::start(self.w, e, len, self.has_null)
     }
+    /// A fixed-size array or tuple of strings, written as a sequence.
+    fn serialize_tuple(self, len: usize) -> Result<SeqWriter<'s, 'c, 'a>> {
+        self.serialize_seq(Some(len))
+    }
     fn serialize_map(self, len: Option<usize>) -> Result<MapWriter<'s, 'c, 'a>> {
         let Shape::Map(k, v) = self.shape else {
             return Err(unexpected("map"));
@@ -1455,7 +1459,7 @@ impl<'s, 'c, 'a> ser::Serializer for PayloadSer<'s, 'c, 'a> {
             open: None,
         })
     }
-    refuse_methods! { serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_char serialize_none serialize_unit serialize_unit_struct serialize_newtype_variant serialize_struct }
+    refuse_methods! { serialize_tuple_struct serialize_tuple_variant serialize_struct_variant serialize_char serialize_none serialize_unit serialize_unit_struct serialize_newtype_variant serialize_struct }
 }
 
 /// The elements of a sequence: a dense array (written as they come after its byte length,
@@ -1600,6 +1604,17 @@ impl ser::SerializeSeq for SeqWriter<'_, '_, '_> {
     }
 }
 
+impl ser::SerializeTuple for SeqWriter<'_, '_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, v)
+    }
+    fn end(self) -> Result<()> {
+        ser::SerializeSeq::end(self)
+    }
+}
+
 #[cold]
 fn wrong_length() -> Error {
     err("a serde sequence handed over another number of elements than its length".into())
@@ -1689,7 +1704,7 @@ impl ser::Serializer for NullScan {
     type Ok = bool;
     type Error = Error;
     type SerializeSeq = NullScanSeq;
-    type SerializeTuple = Impossible<bool, Error>;
+    type SerializeTuple = NullScanSeq;
     type SerializeTupleStruct = Impossible<bool, Error>;
     type SerializeTupleVariant = Impossible<bool, Error>;
     type SerializeMap = Impossible<bool, Error>;
@@ -1697,6 +1712,9 @@ impl ser::Serializer for NullScan {
     type SerializeStructVariant = Impossible<bool, Error>;
 
     fn serialize_seq(self, _: Option<usize>) -> Result<NullScanSeq> {
+        Ok(NullScanSeq(false))
+    }
+    fn serialize_tuple(self, _: usize) -> Result<NullScanSeq> {
         Ok(NullScanSeq(false))
     }
     fn serialize_none(self) -> Result<bool> {
@@ -1772,7 +1790,7 @@ impl ser::Serializer for NullScan {
     ) -> Result<bool> {
         Ok(false)
     }
-    refuse_methods! { serialize_tuple serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant }
+    refuse_methods! { serialize_tuple_struct serialize_tuple_variant serialize_map serialize_struct serialize_struct_variant }
 }
 
 struct NullScanSeq(bool);
@@ -1785,6 +1803,17 @@ impl ser::SerializeSeq for NullScanSeq {
             self.0 = v.serialize(NullScan)?;
         }
         Ok(())
+    }
+    fn end(self) -> Result<bool> {
+        Ok(self.0)
+    }
+}
+
+impl ser::SerializeTuple for NullScanSeq {
+    type Ok = bool;
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, v: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, v)
     }
     fn end(self) -> Result<bool> {
         Ok(self.0)

@@ -30,6 +30,7 @@ pub(crate) enum Shape {
     Bytes,
     Option(Box<Shape>),
     /// A dense array for a sequence of numbers or bools (BINARY for `u8`), else a LIST.
+    /// Also a fixed-size array or tuple of strings (see `shape`).
     Seq(Box<Shape>),
     Map(Box<Shape>, Box<Shape>),
     /// A struct of the table (its index).
@@ -1016,10 +1017,26 @@ fn shape(table: &Table, f: &Format, path: &str) -> Result<Shape> {
         Format::I128 | Format::U128 => {
             return Err(unsupported(path, "128-bit integers have no xlang form"))
         }
-        Format::Tuple(_) | Format::TupleArray { .. } => {
+        // serde hands over `[T; N]` and a tuple of one type alike (`serialize_tuple`), and
+        // serde-reflection traces both as a `TupleArray`. The derive writes them alike only
+        // for strings (a LIST of STRING): numbers go into a dense array from `[T; N]` but a
+        // LIST from a tuple, and a tuple of other types is a list of dynamic values.
+        Format::TupleArray { content, .. } => match element(table, content, path)? {
+            Shape::Str => Shape::Seq(Box::new(Shape::Str)),
+            _ => {
+                return Err(unsupported(
+                    path,
+                    "serde describes a fixed-size array and a tuple of one type alike, and \
+                     the derive writes them differently unless they hold strings: use a Vec \
+                     (written as the array is) or a struct",
+                ))
+            }
+        },
+        Format::Tuple(_) => {
             return Err(unsupported(
                 path,
-                "tuples and arrays are not supported by the serde path yet",
+                "a tuple of mixed types is a list of dynamic values, which the serde path \
+                 does not write: use a struct",
             ))
         }
     })
