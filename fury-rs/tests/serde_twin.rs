@@ -257,6 +257,25 @@ fn serde_fury(compatible: bool, compress: bool, by_id: bool) -> Fury {
     f
 }
 
+/// A `Fury` with serde type `S` and one with derived type `D`, both under `id`.
+fn twins<S, D>(compatible: bool, compress: bool, id: u32) -> (Fury, Fury)
+where
+    S: serde::Serialize + serde::de::DeserializeOwned + 'static,
+    D: fury::FuryObject,
+{
+    let build = || {
+        Fury::builder()
+            .compatible(compatible)
+            .compress_int(compress)
+            .build()
+    };
+    let mut s = build();
+    s.register_serde_by_id::<S>(id).unwrap();
+    let mut d = build();
+    d.register_by_id::<D>(id).unwrap();
+    (s, d)
+}
+
 fn derived_fury(compatible: bool, compress: bool, by_id: bool) -> Fury {
     let mut f = Fury::builder()
         .compatible(compatible)
@@ -766,16 +785,7 @@ fn fields_taken_ahead_by_offset_read_back_in_declaration_order() {
         },
     ];
     for (compatible, compress) in configs() {
-        let build = || {
-            Fury::builder()
-                .compatible(compatible)
-                .compress_int(compress)
-                .build()
-        };
-        let mut s = build();
-        s.register_serde_by_id::<plain::Taken>(50).unwrap();
-        let mut d = build();
-        d.register_by_id::<derived::Taken>(50).unwrap();
+        let (s, d) = twins::<plain::Taken, derived::Taken>(compatible, compress, 50);
         for v in &values {
             let t = derived::Taken {
                 zeta: v.zeta.clone(),
@@ -848,16 +858,7 @@ fn arrays_and_tuples_of_strings_write_the_derives_bytes() {
     use fixed::{derived, plain};
     let s2 = |a: &str, b: &str| [a.to_string(), b.to_string()];
     for (compatible, compress) in configs() {
-        let build = || {
-            Fury::builder()
-                .compatible(compatible)
-                .compress_int(compress)
-                .build()
-        };
-        let mut s = build();
-        s.register_serde_by_id::<plain::Named>(70).unwrap();
-        let mut d = build();
-        d.register_by_id::<derived::Named>(70).unwrap();
+        let (mut s, d) = twins::<plain::Named, derived::Named>(compatible, compress, 70);
         for maybe in [Some(s2("x", "y")), None] {
             let v = plain::Named {
                 id: 9,
@@ -883,8 +884,7 @@ fn arrays_and_tuples_of_strings_write_the_derives_bytes() {
         }
         // An array reads exactly its length: a longer list is an error, not a truncated
         // value.
-        let mut loose = build();
-        loose.register_serde_by_id::<plain::Loose>(70).unwrap();
+        let (loose, _) = twins::<plain::Loose, derived::Named>(compatible, compress, 70);
         for pair in [vec!["a".to_string(); 3], vec!["a".to_string()]] {
             let l = plain::Loose {
                 id: 1,
