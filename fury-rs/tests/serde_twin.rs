@@ -885,7 +885,10 @@ fn arrays_and_tuples_of_strings_write_the_derives_bytes() {
         // An array reads exactly its length: a longer list is an error, not a truncated
         // value.
         let (loose, _) = twins::<plain::Loose, derived::Named>(compatible, compress, 70);
-        for pair in [vec!["a".to_string(); 3], vec!["a".to_string()]] {
+        for (pair, says) in [
+            (vec!["a".to_string(); 3], "1 more"),
+            (vec!["a".to_string()], "length 1"),
+        ] {
             let l = plain::Loose {
                 id: 1,
                 names: (String::new(), String::new(), String::new()),
@@ -894,7 +897,8 @@ fn arrays_and_tuples_of_strings_write_the_derives_bytes() {
                 rows: Vec::new(),
             };
             let bytes = loose.serialize(&Serde(&l)).unwrap();
-            assert!(s.deserialize::<Serde<plain::Named>>(&bytes).is_err());
+            let e = s.deserialize::<Serde<plain::Named>>(&bytes).unwrap_err();
+            assert!(e.to_string().contains(says), "{e}");
         }
         // What serde cannot tell apart, or the serde path does not write, is refused with
         // the field's path.
