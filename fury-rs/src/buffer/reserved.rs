@@ -105,6 +105,7 @@ impl Room<'_, '_> {
     }
 
     /// The length of the output, with what the room holds.
+    #[cfg(feature = "serde")]
     #[inline(always)]
     pub(crate) fn len(&self) -> usize {
         self.len
