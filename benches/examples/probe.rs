@@ -67,20 +67,13 @@ fn main() {
         (Peer::FuryRs, Peer::Fory, Peer::FuryRsBorrowed)
     };
     // `PEER=slug` counts that peer's row (bincode, prost, ...) where fury-rs's would run.
-    let ours = match std::env::var("PEER") {
-        Ok(slug) => *Peer::ALL
-            .iter()
-            .find(|p| p.slug() == slug)
-            .unwrap_or_else(|| panic!("PEER={slug}: not a peer of the report")),
-        Err(_) => ours,
-    };
-    let borrowed = match std::env::var("ROW") {
-        Ok(slug) => *Peer::BORROWED
-            .iter()
-            .find(|p| p.slug() == slug)
-            .unwrap_or_else(|| panic!("ROW={slug}: not a row of the borrowed-decoding section")),
-        Err(_) => borrowed,
-    };
+    let ours = peer_from_env("PEER", &Peer::ALL, "a peer of the report").unwrap_or(ours);
+    let borrowed = peer_from_env(
+        "ROW",
+        &Peer::BORROWED,
+        "a row of the borrowed-decoding section",
+    )
+    .unwrap_or(borrowed);
     // `ALLPEERS`: build every peer's cases, as the report does (the heap then looks alike).
     let peers: Vec<Peer> = if std::env::var_os("ALLPEERS").is_some() {
         Peer::ALL.to_vec()
@@ -213,4 +206,12 @@ fn oob(len: usize) {
             }
         }
     }
+}
+
+/// The peer of `among` whose slug the environment variable `var` names, if it is set (a
+/// slug not among them stops the probe, saying what `var` must name).
+fn peer_from_env(var: &str, among: &[Peer], what: &str) -> Option<Peer> {
+    let slug = std::env::var(var).ok()?;
+    let found = among.iter().find(|p| p.slug() == slug);
+    Some(*found.unwrap_or_else(|| panic!("{var}={slug}: not {what}")))
 }
