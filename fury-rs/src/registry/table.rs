@@ -277,8 +277,8 @@ pub struct LocalTypeDef {
     pub header: u64,
     /// Its fields, in wire order.
     pub fields: Vec<FieldInfo>,
-    /// For a struct, the first bytes of a compatible stream whose root it is:
-    /// [`compatible_stream_head`]; empty for other kinds.
+    /// For a struct, the first bytes of a compatible stream whose root it is (header byte,
+    /// NOT_NULL flag, kind byte, meta-share marker 0 and this TypeDef); empty for other kinds.
     pub stream_head: Vec<u8>,
 }
 
