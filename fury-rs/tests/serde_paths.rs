@@ -388,3 +388,35 @@ fn bytes_out_of_band_are_taken_once_when_read_out_of_wire_order() {
         assert_eq!(back.data, twin.data);
     }
 }
+
+#[test]
+fn a_value_is_found_through_any_reference_and_an_unregistered_type_is_named() {
+    let mut fury = compatible();
+    fury.register_serde::<v1::Item>().unwrap();
+    let make = || v1::Item {
+        sku: "A-1".into(),
+        count: 3,
+        retired: "no".into(),
+    };
+    let mut item = make();
+    // Registration records the type and its one-reference forms; deeper references are
+    // found without their references. Every form writes the same bytes.
+    let owned = fury.serialize(&Serde(make())).unwrap();
+    assert_eq!(fury.serialize(&Serde(&item)).unwrap(), owned);
+    assert_eq!(fury.serialize(&Serde(&&item)).unwrap(), owned);
+    assert_eq!(fury.serialize(&Serde(&&&item)).unwrap(), owned);
+    assert_eq!(fury.serialize(&Serde(&mut item)).unwrap(), owned);
+    assert_eq!(fury.deserialize::<Serde<v1::Item>>(&owned).unwrap().0, item);
+
+    let e = fury.serialize(&Serde(&v2::Item {
+        sku: "B".into(),
+        count: 1,
+        note: None,
+        shelf: 2,
+    }));
+    let message = e.unwrap_err().to_string();
+    assert!(
+        message.contains("v2::Item") && message.contains("not registered"),
+        "{message}"
+    );
+}

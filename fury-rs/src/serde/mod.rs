@@ -128,6 +128,17 @@ fn rust_key<T: ?Sized>() -> &'static str {
     name
 }
 
+/// The traced root of `T`. `T`'s own name is looked up first: registration adds `T`, `&T`
+/// and `&mut T`, the forms `Serde` wraps, so that the usual lookup is one probe that the
+/// name's address settles. Other wrappings are looked up without their references.
+#[inline]
+fn root_of<T: ?Sized>(table: &shape::Table) -> Result<(usize, &shape::TyDef)> {
+    match table.root(std::any::type_name::<T>()) {
+        Some(found) => Ok(found),
+        None => table.root(rust_key::<T>()).ok_or_else(unregistered::<T>),
+    }
+}
+
 fn unregistered<T: ?Sized>() -> Error {
     Error::new(ErrorKind::Invalid {
         what: format!(
@@ -146,13 +157,13 @@ impl<T> WireType for Serde<T> {
 impl<T: ::serde::Serialize> Serialize for Serde<T> {
     fn write_type_info(&self, ctx: &mut WriteContext) -> Result<()> {
         let table = shape::table(ctx.registry());
-        let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        let (i, _) = root_of::<T>(table)?;
         ser::write_type_info(&mut ser::W { ctx, table }, i)
     }
 
     fn write_data(&self, ctx: &mut WriteContext) -> Result<()> {
         let table = shape::table(ctx.registry());
-        let (i, _) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        let (i, _) = root_of::<T>(table)?;
         ser::write_payload(
             &mut ser::W { ctx, table },
             &table.shape_of(i),
@@ -163,7 +174,7 @@ impl<T: ::serde::Serialize> Serialize for Serde<T> {
 
     fn write_stream(&self, ctx: &mut WriteContext) -> Result<()> {
         let table = shape::table(ctx.registry());
-        let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        let (i, t) = root_of::<T>(table)?;
         // The shapes of user types own nothing: no drop to run.
         let shape = std::mem::ManuallyDrop::new(table.shape_of(i));
         // Header, flag and type info in one go where the derive's root takes that shortcut.
@@ -195,7 +206,7 @@ impl<'de, T: ::serde::Deserialize<'de>> Deserialize<'de> for Serde<T> {
 
     fn read_root(ctx: &mut ReadContext<'de, '_>) -> Result<Self> {
         let table = shape::table(ctx.registry());
-        let (i, t) = table.root(rust_key::<T>()).ok_or_else(unregistered::<T>)?;
+        let (i, t) = root_of::<T>(table)?;
         let at = ctx.reader.position();
         match ctx.ref_flag()? {
             RefFlag::NotNull | RefFlag::RefValue => {}
@@ -451,6 +462,8 @@ impl Fury {
         let at = shape::add_traced(&mut next, &formats, &name, registration)?;
         let mut table = shape::table(&next).clone();
         table.add_root(rust, at);
+        table.add_root(std::any::type_name::<&T>(), at);
+        table.add_root(std::any::type_name::<&mut T>(), at);
         table.traces.push(trace::<T>);
         shape::set_table(&mut next, table);
         self.registry = next;

@@ -673,10 +673,12 @@ impl Table {
 /// last 8 bytes (where type names differ), mixed. Names are compared whole on a hit.
 fn root_hash(name: &str, size: usize) -> usize {
     let b = name.as_bytes();
-    let mut tail = [0u8; 8];
-    let k = b.len().min(8);
-    tail[..k].copy_from_slice(&b[b.len() - k..]);
-    let h = (u64::from_le_bytes(tail) ^ b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    // The last 8 bytes in one load (names are longer than 8 bytes but for a few std types).
+    let tail = match b.last_chunk::<8>() {
+        Some(last) => u64::from_le_bytes(*last),
+        None => b.iter().fold(0, |t, &x| (t << 8) | u64::from(x)),
+    };
+    let h = (tail ^ b.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     (h >> 32) as usize & size.wrapping_sub(1)
 }
 
