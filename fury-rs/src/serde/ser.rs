@@ -246,6 +246,39 @@ macro_rules! field_pass_impls {
 field_pass_impls!(CapturePass<'_>);
 field_pass_impls!(StructPass<'_, '_, '_>);
 
+/// How a pass (`CapturePass`, `StructPass`) enters the value it goes over: a struct, a tuple
+/// struct (only where the trace says tuple), a newtype struct (its one field `_0` when
+/// traced as a tuple struct, otherwise what it wraps), or the struct inside a `Some` whose
+/// nullness the caller has written.
+macro_rules! pass_entries {
+    () => {
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
+            Ok(self)
+        }
+        fn serialize_newtype_struct<T: Serialize + ?Sized>(
+            mut self,
+            _: &'static str,
+            v: &T,
+        ) -> Result<()> {
+            if self.def.tuple {
+                self.field("_0", v)?;
+                return self.done();
+            }
+            v.serialize(self)
+        }
+        fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
+            v.serialize(self)
+        }
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
+            if self.def.tuple {
+                Ok(self)
+            } else {
+                Err(unexpected("tuple struct"))
+            }
+        }
+    };
+}
+
 /// Writes the type info of the traced type `i` (kind byte, then id, names or shared TypeDef).
 pub(crate) fn write_type_info(w: &mut W, i: usize) -> Result<()> {
     let t = w.table.ty(i)?;
@@ -551,30 +584,7 @@ impl ser::Serializer for CapturePass<'_> {
     type SerializeStruct = Self;
     type SerializeStructVariant = Self;
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        mut self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<()> {
-        if self.def.tuple {
-            self.field("_0", v)?;
-            return self.done();
-        }
-        v.serialize(self)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
-        v.serialize(self)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
-        if self.def.tuple {
-            Ok(self)
-        } else {
-            Err(unexpected("tuple struct"))
-        }
-    }
+    pass_entries!();
     fn serialize_struct_variant(
         self,
         _: &'static str,
@@ -1192,32 +1202,7 @@ impl<'s, 'c, 'a> ser::Serializer for StructPass<'s, 'c, 'a> {
     type SerializeStruct = Self;
     type SerializeStructVariant = Impossible<(), Error>;
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self> {
-        Ok(self)
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        mut self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<()> {
-        if self.def.tuple {
-            // A newtype struct: its one field `_0`.
-            self.field("_0", v)?;
-            return self.done();
-        }
-        v.serialize(self)
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<()> {
-        // The struct inside a `Some` whose nullness the caller has written.
-        v.serialize(self)
-    }
-    fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<Self> {
-        if self.def.tuple {
-            Ok(self)
-        } else {
-            Err(unexpected("tuple struct"))
-        }
-    }
+    pass_entries!();
     refuse_methods! { serialize_bool serialize_i8 serialize_i16 serialize_i32 serialize_i64 serialize_u8 serialize_u16 serialize_u32 serialize_u64 serialize_f32 serialize_f64 serialize_char serialize_str serialize_bytes serialize_none serialize_unit serialize_unit_struct serialize_unit_variant serialize_newtype_variant serialize_seq serialize_map serialize_tuple serialize_tuple_variant serialize_struct_variant }
 }
 
