@@ -65,10 +65,10 @@
 //! array densely and in a tuple as a list: arrays and tuples of anything else are refused
 //! (use a `Vec` or a struct).
 //!
-//! Refused at registration, with the field path: tuples of mixed types, unit structs, `char`, 128-bit
-//! integers, `Option` as a union case, `()`, `#[serde(flatten)]`, untagged or internally
-//! tagged enums (what serde-reflection cannot trace as a struct or enum), and reference
-//! tracking on the `Fury`. A field serde skips with `skip_serializing_if` is written as its
+//! Refused at registration, with the field path: tuples of mixed types, unit structs,
+//! `char`, 128-bit integers, `Option` as a union case, `()`, `#[serde(flatten)]`, untagged or
+//! internally tagged enums (what serde-reflection cannot trace as a struct or enum), and
+//! reference tracking on the `Fury`. A field serde skips with `skip_serializing_if` is written as its
 //! type's empty value (`None`, `0`, `""`, an empty collection: what the usual predicates
 //! skip), since every xlang field is on the wire; a struct or enum field has none (an error
 //! when serializing: make it an `Option`).
